@@ -1,0 +1,19 @@
+// The subcommands of `hearth`. Each lives in its own file and is listed once
+// in Commands.cpp.
+#pragma once
+
+#include <QStringList>
+
+#include <span>
+
+struct CliCommand {
+    const char* name;
+    const char* summary;
+    // args[0] is "hearth NAME"; the rest are the command's own arguments.
+    // Returns the process exit code.
+    int (*run)(const QStringList& args);
+};
+
+std::span<const CliCommand> cliCommands();
+
+int runInfo(const QStringList& args);

@@ -1,0 +1,17 @@
+// Where Hearth keeps and finds model files. The default models folder is
+// $HEARTH_MODELS_DIR, else $XDG_DATA_HOME/hearth/models (on Linux
+// ~/.local/share/hearth/models); scripts/setup uses the same rule.
+#pragma once
+
+#include <QString>
+
+namespace ModelPaths {
+
+// The folder models are downloaded to and scanned from by default.
+QString defaultModelsDir();
+// File name of the model Hearth opens on first start (SmolLM2-135M-Instruct).
+QString defaultModelFileName();
+// Full path of the default model if it exists, else an empty string.
+QString defaultModelPath();
+
+} // namespace ModelPaths

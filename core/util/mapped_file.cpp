@@ -1,0 +1,187 @@
+#include "util/mapped_file.h"
+
+#include "util/error.h"
+
+#include <algorithm>
+#include <cstring>
+#include <utility>
+#include <vector>
+
+#ifdef _WIN32
+#define WIN32_LEAN_AND_MEAN
+#define NOMINMAX
+#include <windows.h>
+#else
+#include <cerrno>
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#endif
+
+namespace hearth {
+
+#ifdef _WIN32
+
+static std::wstring widen(const std::string& utf8)
+{
+    const int n = MultiByteToWideChar(CP_UTF8, 0, utf8.c_str(), -1, nullptr, 0);
+    std::wstring out(n > 0 ? n - 1 : 0, L'\0');
+    if (n > 1)
+        MultiByteToWideChar(CP_UTF8, 0, utf8.c_str(), -1, out.data(), n);
+    return out;
+}
+
+MappedFile::MappedFile(const std::string& path) : m_path(path)
+{
+    HANDLE file = CreateFileW(widen(path).c_str(), GENERIC_READ, FILE_SHARE_READ, nullptr, OPEN_EXISTING,
+                              FILE_ATTRIBUTE_NORMAL, nullptr);
+    if (file == INVALID_HANDLE_VALUE)
+        throw Error(path + ": cannot open file (Windows error " + std::to_string(GetLastError()) + ")");
+    LARGE_INTEGER size;
+    if (!GetFileSizeEx(file, &size)) {
+        CloseHandle(file);
+        throw Error(path + ": cannot read the file size");
+    }
+    m_fileHandle = file;
+    m_size = static_cast<size_t>(size.QuadPart);
+    if (m_size == 0)
+        return;
+    HANDLE mapping = CreateFileMappingW(file, nullptr, PAGE_READONLY, 0, 0, nullptr);
+    if (!mapping) {
+        release();
+        throw Error(path + ": cannot map file (Windows error " + std::to_string(GetLastError()) + ")");
+    }
+    m_mappingHandle = mapping;
+    m_data = static_cast<const uint8_t*>(MapViewOfFile(mapping, FILE_MAP_READ, 0, 0, 0));
+    if (!m_data) {
+        release();
+        throw Error(path + ": cannot map a view of the file");
+    }
+}
+
+void MappedFile::release() noexcept
+{
+    if (m_data)
+        UnmapViewOfFile(m_data);
+    if (m_mappingHandle)
+        CloseHandle(m_mappingHandle);
+    if (m_fileHandle)
+        CloseHandle(m_fileHandle);
+    m_data = nullptr;
+    m_mappingHandle = nullptr;
+    m_fileHandle = nullptr;
+    m_size = 0;
+}
+
+void MappedFile::prefetch(size_t offset, size_t length) const
+{
+    if (!m_data || offset >= m_size)
+        return;
+    WIN32_MEMORY_RANGE_ENTRY range;
+    range.VirtualAddress = const_cast<uint8_t*>(m_data + offset);
+    range.NumberOfBytes = std::min(length, m_size - offset);
+    PrefetchVirtualMemory(GetCurrentProcess(), 1, &range, 0);
+}
+
+size_t MappedFile::residentBytes() const
+{
+    return 0;
+}
+
+#else
+
+MappedFile::MappedFile(const std::string& path) : m_path(path)
+{
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        throw Error(path + ": cannot open file: " + std::strerror(errno));
+    struct stat st {};
+    if (::fstat(fd, &st) != 0) {
+        const int err = errno;
+        ::close(fd);
+        throw Error(path + ": cannot stat file: " + std::strerror(err));
+    }
+    if (!S_ISREG(st.st_mode)) {
+        ::close(fd);
+        throw Error(path + ": not a regular file");
+    }
+    m_size = static_cast<size_t>(st.st_size);
+    if (m_size > 0) {
+        void* p = ::mmap(nullptr, m_size, PROT_READ, MAP_SHARED, fd, 0);
+        if (p == MAP_FAILED) {
+            const int err = errno;
+            ::close(fd);
+            m_size = 0;
+            throw Error(path + ": cannot map file: " + std::strerror(err));
+        }
+        m_data = static_cast<const uint8_t*>(p);
+    }
+    ::close(fd); // the mapping keeps the file referenced
+}
+
+void MappedFile::release() noexcept
+{
+    if (m_data)
+        ::munmap(const_cast<uint8_t*>(m_data), m_size);
+    m_data = nullptr;
+    m_size = 0;
+}
+
+void MappedFile::prefetch(size_t offset, size_t length) const
+{
+    if (!m_data || offset >= m_size)
+        return;
+    const size_t page = static_cast<size_t>(::sysconf(_SC_PAGESIZE));
+    const size_t begin = offset / page * page;
+    const size_t end = std::min(m_size, offset + length);
+    ::madvise(const_cast<uint8_t*>(m_data + begin), end - begin, MADV_WILLNEED);
+}
+
+size_t MappedFile::residentBytes() const
+{
+    if (!m_data)
+        return 0;
+    const size_t page = static_cast<size_t>(::sysconf(_SC_PAGESIZE));
+    const size_t pages = (m_size + page - 1) / page;
+#ifdef __APPLE__
+    std::vector<char> vec(pages);
+#else
+    std::vector<unsigned char> vec(pages);
+#endif
+    if (::mincore(const_cast<uint8_t*>(m_data), m_size, vec.data()) != 0)
+        return 0;
+    size_t resident = 0;
+    for (auto v : vec)
+        resident += (v & 1) ? page : 0;
+    return std::min(resident, m_size);
+}
+
+#endif
+
+MappedFile::~MappedFile()
+{
+    release();
+}
+
+MappedFile::MappedFile(MappedFile&& other) noexcept
+{
+    *this = std::move(other);
+}
+
+MappedFile& MappedFile::operator=(MappedFile&& other) noexcept
+{
+    if (this != &other) {
+        release();
+        m_path = std::move(other.m_path);
+        m_data = std::exchange(other.m_data, nullptr);
+        m_size = std::exchange(other.m_size, 0);
+#ifdef _WIN32
+        m_fileHandle = std::exchange(other.m_fileHandle, nullptr);
+        m_mappingHandle = std::exchange(other.m_mappingHandle, nullptr);
+#endif
+    }
+    return *this;
+}
+
+} // namespace hearth
