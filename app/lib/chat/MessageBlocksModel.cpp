@@ -11,7 +11,9 @@ MessageBlocksModel::MessageBlocksModel(HighlightService* highlighter, const Rend
 
 int MessageBlocksModel::rowCount(const QModelIndex& parent) const
 {
-    return parent.isValid() ? 0 : int(m_blocks.blocks().size());
+    // The rows the views know: m_html changes inside begin/end*Rows, the
+    // parsed blocks before them.
+    return parent.isValid() ? 0 : int(m_html.size());
 }
 
 QHash<int, QByteArray> MessageBlocksModel::roleNames() const
@@ -24,7 +26,8 @@ QHash<int, QByteArray> MessageBlocksModel::roleNames() const
 
 QVariant MessageBlocksModel::data(const QModelIndex& index, int role) const
 {
-    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid) ||
+        index.row() >= m_blocks.blocks().size())
         return {};
     const MarkdownBlock& b = m_blocks.blocks().at(index.row());
     switch (role) {

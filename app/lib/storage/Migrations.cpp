@@ -7,13 +7,15 @@ const QList<QStringList>& all()
     static const QList<QStringList> migrations = {
         // 1: conversations, messages with provenance, streaming parts.
         {
+            // AUTOINCREMENT: ids are never reused, so a stale reference to a
+            // deleted message can never hit a new one.
             QStringLiteral("CREATE TABLE conversations ("
-                           " id INTEGER PRIMARY KEY,"
+                           " id INTEGER PRIMARY KEY AUTOINCREMENT,"
                            " title TEXT NOT NULL,"
                            " created_at INTEGER NOT NULL," // ms since the epoch, UTC
                            " updated_at INTEGER NOT NULL)"),
             QStringLiteral("CREATE TABLE messages ("
-                           " id INTEGER PRIMARY KEY,"
+                           " id INTEGER PRIMARY KEY AUTOINCREMENT,"
                            " conversation_id INTEGER NOT NULL REFERENCES conversations(id) ON DELETE CASCADE,"
                            " role TEXT NOT NULL CHECK (role IN ('system', 'user', 'assistant')),"
                            " text TEXT NOT NULL DEFAULT '',"
