@@ -12,6 +12,7 @@ set(HEARTH_QML_FILES
     chat/TextBlock.qml
     common/Banner.qml
     common/DropOverlay.qml
+    common/Meter.qml
     gauges/GaugeBar.qml
     gauges/GaugeFigure.qml
     models/ModelDelegate.qml

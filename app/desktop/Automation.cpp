@@ -116,6 +116,8 @@ void Automation::typeAndSend()
         return;
     }
     m_sent = true;
+    if (m_options.newChat)
+        m_session->chat()->newConversation();
     input->forceActiveFocus();
     input->setProperty("text", m_options.send);
     // Enter, as a person would press it: the composer's key handler sends.

@@ -3,8 +3,8 @@
 // once the model is loaded (--send), save a screenshot when the reply has
 // finished or, without --send, once the window is up (--screenshot), quit
 // when done (--quit-when-done), and print what happens as JSON lines on
-// stdout (--events). It drives the real UI: the composer's text field and
-// its Enter key handler.
+// stdout (--events); --new-chat sends in a fresh conversation. It drives
+// the real UI: the composer's text field and its Enter key handler.
 #pragma once
 
 #include <QObject>
@@ -19,6 +19,7 @@ class Automation : public QObject {
 public:
     struct Options {
         QString send;
+        bool newChat = false; // send in a new conversation
         QString screenshot;
         bool quitWhenDone = false;
         bool events = false;

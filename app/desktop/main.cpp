@@ -2,7 +2,7 @@
 //
 //   Hearth [MODEL.gguf] [--data-dir DIR] [--engine fake|cpu] [--lang LOCALE]
 //          [--theme light|dark] [--quit-after MS] [--screenshot FILE]
-//          [--send TEXT] [--quit-when-done] [--events] [--engines]
+//          [--send TEXT [--new-chat]] [--quit-when-done] [--events] [--engines]
 
 #include "AppInfo.h"
 #include "AppSession.h"
@@ -47,13 +47,15 @@ struct Cli {
     QCommandLineOption quitWhenDone{QStringLiteral("quit-when-done"),
                                     QStringLiteral("Quit once the reply (--send) or the screenshot is done.")};
     QCommandLineOption events{QStringLiteral("events"), QStringLiteral("Print what happens as JSON lines.")};
+    QCommandLineOption newChat{QStringLiteral("new-chat"), QStringLiteral("With --send: in a new conversation.")};
 
     void process(QGuiApplication& app)
     {
         parser.setApplicationDescription(QStringLiteral("Hearth: chat with local language models"));
         parser.addHelpOption();
         parser.addVersionOption();
-        parser.addOptions({dataDir, engine, engines, lang, theme, quitAfter, screenshot, send, quitWhenDone, events});
+        parser.addOptions(
+            {dataDir, engine, engines, lang, theme, quitAfter, screenshot, send, newChat, quitWhenDone, events});
         parser.addPositionalArgument(QStringLiteral("model"), QStringLiteral("A GGUF model file to open."),
                                      QStringLiteral("[MODEL.gguf]"));
         parser.process(app);
@@ -107,7 +109,7 @@ int main(int argc, char* argv[])
         return 1;
 
     Automation automation(&session, window,
-                          {cli.parser.value(cli.send), cli.parser.value(cli.screenshot),
+                          {cli.parser.value(cli.send), cli.parser.isSet(cli.newChat), cli.parser.value(cli.screenshot),
                            cli.parser.isSet(cli.quitWhenDone), cli.parser.isSet(cli.events)});
     session.restore(cli.parser.positionalArguments().value(0));
     automation.start();

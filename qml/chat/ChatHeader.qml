@@ -76,15 +76,12 @@ ToolBar {
             Layout.fillWidth: true
         }
 
-        ProgressBar {
+        Meter {
             objectName: "loadProgress"
             visible: root.loader.busy
-            from: 0
-            to: 1
             value: root.loader.progress
             Layout.preferredWidth: 160
             Accessible.name: qsTr("Loading the model")
-            Accessible.role: Accessible.ProgressBar
         }
         Button {
             objectName: "cancelLoadButton"

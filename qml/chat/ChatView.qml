@@ -72,9 +72,17 @@ Pane {
 
             onMovementEnded: pinned = atYEnd
             onContentHeightChanged: if (pinned) positionViewAtEnd()
+            onHeightChanged: if (pinned) positionViewAtEnd()
             onCountChanged: {
                 pinned = true
-                positionViewAtEnd()
+                toEnd.restart() // once the new delegates are laid out
+            }
+
+            Timer {
+                id: toEnd
+
+                interval: 0
+                onTriggered: messages.positionViewAtEnd()
             }
 
             ColumnLayout {

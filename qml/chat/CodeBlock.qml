@@ -54,6 +54,12 @@ Rectangle {
         }
     }
 
+    FontMetrics {
+        id: metrics
+
+        font: codeText.font
+    }
+
     ColumnLayout {
         id: column
 
@@ -90,6 +96,8 @@ Rectangle {
         }
 
         TextEdit {
+            id: codeText
+
             Layout.fillWidth: true
             Layout.leftMargin: 12
             Layout.rightMargin: 12
@@ -105,6 +113,7 @@ Rectangle {
             selectedTextColor: Theme.accentText
             font.family: Theme.monospaceFamily
             font.pixelSize: 13
+            tabStopDistance: 4 * metrics.averageCharacterWidth
             Accessible.role: Accessible.StaticText
             Accessible.name: qsTr("Code")
         }

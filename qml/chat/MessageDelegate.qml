@@ -73,12 +73,13 @@ Item {
             }
         }
 
-        BusyIndicator {
+        // Static on purpose: an animation here would redraw the whole window
+        // at the display rate for the whole reply.
+        Label {
             objectName: "streamingIndicator"
             visible: root.streaming
-            running: root.streaming
-            implicitWidth: 24
-            implicitHeight: 24
+            text: "▍"
+            color: Theme.accent
             Accessible.name: qsTr("Writing a reply")
         }
 

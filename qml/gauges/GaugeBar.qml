@@ -51,12 +51,12 @@ Rectangle {
                 font.pixelSize: 10
                 color: root.gauges.contextShifted ? Theme.warning : Theme.mutedText
             }
-            ProgressBar {
+            Meter {
                 objectName: "contextMeter"
                 Layout.fillWidth: true
-                from: 0
-                to: 1
                 value: root.gauges.contextFraction
+                fill: root.gauges.contextShifted ? Theme.warning : Theme.accent
+                Accessible.name: contextLabel.text
             }
             Label {
                 objectName: "contextShiftNotice"

@@ -9,6 +9,7 @@
 #include "storage/MessageStore.h"
 
 #include <QClipboard>
+#include <QElapsedTimer>
 #include <QGuiApplication>
 
 ChatController::ChatController(const Services& services, QObject* parent)
@@ -149,12 +150,15 @@ void ChatController::startReply()
 
 void ChatController::onBatch(const QString& text)
 {
+    QElapsedTimer clock;
+    clock.start();
     // Durable first, then shown: a crash can never lose what was on screen.
     if (!guarded([&] { m_s.messages->appendPart(m_replyId, text); })) {
         stop();
         return;
     }
     m_messages.appendText(m_replyId, text);
+    m_lastBatchNs = clock.nsecsElapsed();
     m_replyLength += int(text.size());
     emit textShown(m_replyId, m_replyLength);
 }
@@ -234,8 +238,12 @@ void ChatController::openConversation(qint64 id)
         return;
     stop();
     guarded([&] {
-        m_messages.setMessages(m_s.messages->messages(id));
+        const QList<ChatMessage> messages = m_s.messages->messages(id);
+        m_messages.setMessages(messages);
         m_conversationId = id;
+        // The gauges show where the conversation stands.
+        if (!messages.isEmpty() && messages.last().role == ChatTurn::Role::Assistant)
+            m_s.gauges->finish(messages.last().provenance.stats);
         emit conversationChanged();
     });
 }

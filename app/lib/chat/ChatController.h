@@ -57,6 +57,9 @@ public:
     bool generating() const { return m_reply != nullptr; }
     bool canSend() const;
     QString error() const { return m_error; }
+    // GUI-thread time the last batch of reply text took (store + models +
+    // the views' synchronous updates), for benchmarks and diagnostics.
+    qint64 lastBatchNanoseconds() const { return m_lastBatchNs; }
 
     // Sends `text` as the user and starts the reply; false if not possible
     // now (no model, a reply running, empty text).
@@ -98,5 +101,6 @@ private:
     qint64 m_conversationId = 0;
     qint64 m_replyId = 0; // the streaming message
     int m_replyLength = 0;
+    qint64 m_lastBatchNs = 0;
     QString m_error;
 };

@@ -4,6 +4,7 @@
 #include "engine/HeaderFacts.h"
 #include "gguf/model_info.h"
 
+#include <QCoreApplication>
 #include <QElapsedTimer>
 #include <QThread>
 
@@ -41,7 +42,8 @@ ModelFacts FakeEngine::load(const QString& path, const LoadParams& params, const
     const hearth::gguf::ModelInfo info = HeaderFacts::readHeader(path);
     ModelFacts facts = HeaderFacts::factsFrom(info, params.contextSize);
     if (!info.hasChatTemplate)
-        facts.warning = QStringLiteral("The model file has no chat template; using the chatml format.");
+        facts.warning =
+            QCoreApplication::translate("FakeEngine", "The model file has no chat template; using the chatml format.");
 
     // Simulated reading of the weights: resident memory grows with progress.
     QElapsedTimer clock;
@@ -94,7 +96,7 @@ GenerationStats FakeEngine::generate(const QList<ChatTurn>& turns, const Sampler
                                      const PieceSink& sink, const std::atomic<bool>& stop)
 {
     if (!m_loaded)
-        throw EngineError(QStringLiteral("No model is loaded."));
+        throw EngineError(QCoreApplication::translate("FakeEngine", "No model is loaded."));
     QElapsedTimer clock;
     clock.start();
 

@@ -1,5 +1,7 @@
 #include "engine/FakeMarkdown.h"
 
+#include <QHash>
+
 #include <random>
 
 namespace FakeMarkdown {
@@ -86,12 +88,19 @@ struct Writer {
     std::mt19937_64 rng;
     bool chinese;
     QString out;
+    QHash<const void*, QList<int>> unused; // per repertoire: items not used lately
 
     int pick(int n) { return int(rng() % quint64(n)); }
+    // An item not used since the repertoire was last exhausted, so
+    // paragraphs repeat only in very long replies.
     template <typename T, size_t N>
     QString any(const T (&items)[N])
     {
-        return QString::fromUtf8(items[pick(int(N))]);
+        QList<int>& left = unused[items];
+        if (left.isEmpty())
+            for (int i = 0; i < int(N); ++i)
+                left.append(i);
+        return QString::fromUtf8(items[left.takeAt(pick(int(left.size())))]);
     }
 
     void paragraph() { out += (chinese ? any(kChineseParagraphs) : any(kEnglishParagraphs)) + QStringLiteral("\n\n"); }
@@ -103,13 +112,19 @@ struct Writer {
     }
     void bullets(bool numbered)
     {
-        const int n = 3 + pick(3);
+        // Distinct items: a list never repeats itself.
+        QList<int> order;
+        const int size = chinese ? int(std::size(kChineseBullets)) : int(std::size(kEnglishBullets));
+        for (int i = 0; i < size; ++i)
+            order.insert(pick(int(order.size()) + 1), i);
+        auto item = [&](int i) {
+            return QString::fromUtf8(chinese ? kChineseBullets[order[i]] : kEnglishBullets[order[i]]);
+        };
+        const int n = std::min(size - 1, 3 + pick(2));
         for (int i = 0; i < n; ++i) {
-            const QString item = chinese ? any(kChineseBullets) : any(kEnglishBullets);
-            out += (numbered ? QStringLiteral("%1. ").arg(i + 1) : QStringLiteral("- ")) + item + QLatin1Char('\n');
+            out += (numbered ? QStringLiteral("%1. ").arg(i + 1) : QStringLiteral("- ")) + item(i) + QLatin1Char('\n');
             if (!numbered && i == 1 && pick(2) == 0)
-                out += QStringLiteral("  - ") + (chinese ? any(kChineseBullets) : any(kEnglishBullets)) +
-                       QLatin1Char('\n');
+                out += QStringLiteral("  - ") + item(n) + QLatin1Char('\n');
         }
         out += QLatin1Char('\n');
     }
@@ -167,7 +182,7 @@ bool isCjk(QChar c)
 
 QString reply(const QString& prompt, quint64 seed, int minPieces)
 {
-    Writer w{std::mt19937_64(seed ^ qHash(prompt)), false, {}};
+    Writer w{std::mt19937_64(seed ^ qHash(prompt)), false, {}, {}};
     for (QChar c : prompt)
         w.chinese = w.chinese || isCjk(c);
     w.paragraph();

@@ -42,7 +42,7 @@ QString table(const QString& text, const RenderStyle& style)
                                     : QStringLiteral("left"));
     }
     QString html = QStringLiteral("<table border=\"1\" cellspacing=\"0\" cellpadding=\"6\" style=\"border-color:%1; "
-                                  "border-style:solid\">")
+                                  "border-style:solid; border-collapse:collapse\">")
                        .arg(style.border.name());
     for (qsizetype r = 0; r < rows.size(); ++r) {
         if (r == 1)
