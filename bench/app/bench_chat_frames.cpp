@@ -6,13 +6,13 @@
 // Measured on the GUI thread:
 //   frame   afterAnimating -> frameSwapped of every frame (the basic render
 //           loop does polish, sync and render there, the worst case)
-//   batch   ChatController::lastBatchNanoseconds(): store + models + the
-//           views' synchronous updates for one batch of text
+//   batch   ChatController::lastBatchNanoseconds(): CPU time of the store,
+//           the models and the views' synchronous updates for one batch
 //   stall   lateness of a 5 ms timer (anything blocking the event loop)
 // and reported per window of the reply (by token index), so a cost that
 // grew with the reply would show as a rising column.
 //
-//   bench_chat_frames [--tokens N] [--rate TOKENS_PER_S] [--json FILE]
+//   bench_chat_frames [--tokens N] [--rate TOKENS_PER_S] [--every N] [--json FILE]
 // Run under Xvfb for GL (xvfb-run -a ...), or QT_QPA_PLATFORM=offscreen.
 
 #include "AppTestSupport.h"
@@ -34,6 +34,7 @@
 #include <QtQml/QQmlExtensionPlugin>
 
 #include <algorithm>
+#include <array>
 #include <cstdio>
 
 Q_IMPORT_QML_PLUGIN(HearthPlugin)
@@ -83,10 +84,12 @@ int main(int argc, char* argv[])
     qputenv("QSG_RENDER_LOOP", "basic"); // everything on the GUI thread: the worst case
     QGuiApplication app(argc, argv);
     QQuickStyle::setStyle(QStringLiteral("Fusion"));
+    QQuickWindow::setTextRenderType(QQuickWindow::NativeTextRendering); // as the app does
     QCommandLineParser cli;
     cli.addOptions(
         {{QStringLiteral("tokens"), QStringLiteral("Tokens to stream."), QStringLiteral("N"), "2000"},
          {QStringLiteral("rate"), QStringLiteral("Tokens per second."), QStringLiteral("R"), "200"},
+         {QStringLiteral("every"), QStringLiteral("A row every N tokens."), QStringLiteral("N")},
          {QStringLiteral("json"), QStringLiteral("Also write the figures as JSON."), QStringLiteral("FILE")}});
     cli.process(app);
     const int tokens = cli.value(QStringLiteral("tokens")).toInt();
@@ -167,8 +170,15 @@ int main(int argc, char* argv[])
     std::printf("%-16s %10s %10s %10s %12s %12s %10s\n", "tokens", "frame avg", "frame p99", "frame max",
                 "us/token avg", "batch max", "stall max");
     QJsonArray rows;
-    const int windows[][2] = {{50, 150}, {450, 550}, {950, 1050}, {1450, 1550}, {1900, 2000}, {0, 1 << 30}};
-    for (const auto& w : windows) {
+    QList<std::array<int, 2>> windows{{50, 150}, {450, 550}, {950, 1050}, {1450, 1550}, {1900, 2000}};
+    if (cli.isSet(QStringLiteral("every"))) {
+        windows.clear();
+        const int step = cli.value(QStringLiteral("every")).toInt();
+        for (int from = 0; from < streamed; from += step)
+            windows.append({from, from + step});
+    }
+    windows.append({0, 1 << 30});
+    for (const auto& w : std::as_const(windows)) {
         if (w[0] >= streamed)
             continue;
         const Stats f = stats(inRange(frames, w[0], w[1], false));

@@ -2,6 +2,7 @@
 
 #include "engine/InferenceService.h"
 #include "gauges/Gauges.h"
+#include "gauges/ThreadClock.h"
 #include "models/ModelLoader.h"
 #include "settings/SettingsStore.h"
 #include "storage/ConversationStore.h"
@@ -9,7 +10,6 @@
 #include "storage/MessageStore.h"
 
 #include <QClipboard>
-#include <QElapsedTimer>
 #include <QGuiApplication>
 
 ChatController::ChatController(const Services& services, QObject* parent)
@@ -150,7 +150,7 @@ void ChatController::startReply()
 
 void ChatController::onBatch(const QString& text)
 {
-    QElapsedTimer clock;
+    ThreadClock clock;
     clock.start();
     // Durable first, then shown: a crash can never lose what was on screen.
     if (!guarded([&] { m_s.messages->appendPart(m_replyId, text); })) {

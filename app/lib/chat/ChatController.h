@@ -57,8 +57,8 @@ public:
     bool generating() const { return m_reply != nullptr; }
     bool canSend() const;
     QString error() const { return m_error; }
-    // GUI-thread time the last batch of reply text took (store + models +
-    // the views' synchronous updates), for benchmarks and diagnostics.
+    // GUI-thread CPU time the last batch of reply text took (store + models
+    // + the views' synchronous updates), for benchmarks and diagnostics.
     qint64 lastBatchNanoseconds() const { return m_lastBatchNs; }
 
     // Sends `text` as the user and starts the reply; false if not possible

@@ -11,7 +11,8 @@ bool install(QCoreApplication& app, const QLocale& locale)
 {
     auto* own = new QTranslator(&app);
     const bool found = own->load(locale, QStringLiteral("hearth"), QStringLiteral("_"), QStringLiteral(":/i18n"));
-    if (found)
+    // English otherwise: it carries the plural forms ("1 token", "2 tokens").
+    if (found || own->load(QStringLiteral(":/i18n/hearth_en.qm")))
         QCoreApplication::installTranslator(own);
     else
         delete own;
