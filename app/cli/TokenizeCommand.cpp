@@ -12,6 +12,7 @@
 
 #include <cstdio>
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -194,8 +195,16 @@ int runDetokenize(const QStringList& args)
                 word += c;
         }
         flushWord();
+        // Unprinted control tokens at the start (BOS) must not keep the SPM
+        // space prefix from being removed from the first printed piece, so
+        // that tokenize | detokenize gives the text back.
+        const bool render = parser.isSet(renderSpecial);
+        size_t first = 0;
+        while (!render && first < ids.size() && tokenizer->tokenToPiece(ids[first], false).empty() &&
+               tokenizer->isControl(ids[first]))
+            ++first;
         setBinaryStdout();
-        cli::outBytes(tokenizer->decode(ids, parser.isSet(renderSpecial)));
+        cli::outBytes(tokenizer->decode(std::span<const TokenId>(ids).subspan(first), render));
     } catch (const hearth::Error& e) {
         cli::errLine(args[0] + QStringLiteral(": ") + QString::fromUtf8(e.what()));
         return 1;

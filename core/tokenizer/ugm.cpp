@@ -31,7 +31,8 @@ UgmModel::UgmModel(const Vocab& vocab) : m_vocab(vocab)
         uint32_t blob = 0;
         std::memcpy(&blob, map.data(), 4); // little-endian files on little-endian hosts
         m_xcda.resize(blob / 4);
-        std::memcpy(m_xcda.data(), map.data() + 4, m_xcda.size() * 4);
+        if (!m_xcda.empty())
+            std::memcpy(m_xcda.data(), map.data() + 4, m_xcda.size() * 4);
         m_replacements = std::string_view(map).substr(4 + size_t(blob));
     }
 }

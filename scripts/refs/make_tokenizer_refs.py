@@ -11,6 +11,8 @@ llama.cpp (llama-cpp-python, see scripts/setup-reference):
                       name, every 4th case, without special tokens
   synthetic/*.gguf    small vocabularies made here (special-token rules,
                       unigram, SPM-style BPE) and their .ids (every 3rd case)
+  facts.txt           per vocabulary: special ids, add_bos/add_eos, the
+                      end-of-generation set, checksums of attributes and pieces
 
 Run with the reference interpreter:
   ~/.cache/hearth/ref-venv/bin/python scripts/refs/make_tokenizer_refs.py
@@ -62,10 +64,10 @@ def testdata_dir():
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--out", default=str(ROOT / "tests" / "data" / "tokenizer"))
-    parser.add_argument("--only", help="comma-separated parts: corpus,models,shared,pre,synthetic")
+    parser.add_argument("--only", help="comma-separated parts: corpus,models,shared,pre,synthetic,facts")
     args = parser.parse_args()
     out = pathlib.Path(args.out)
-    parts = set((args.only or "corpus,models,shared,pre,synthetic").split(","))
+    parts = set((args.only or "corpus,models,shared,pre,synthetic,facts").split(","))
     cases = tokenizer_corpus.cases()
 
     if "corpus" in parts:
@@ -97,6 +99,17 @@ def main():
         for name, path in synthetic_vocabs.write_all(out / "synthetic"):
             tokref.write_ids(out / "synthetic" / f"{name}.ids", cases, variants(tokref.Reference(path)), stride=3)
             print(f"synthetic/{name}: done")
+    if "facts" in parts:
+        lines = []
+        for name, file in [("smollm2", "SmolLM2-135M-Instruct.Q4_1.gguf"), ("gemma3", "gemma-3-270m-q4_k_m.gguf")]:
+            lines.append(f"model/{name} " + tokref.vocab_facts(tokref.Reference(models_dir() / file)))
+        for vocab in sorted((testdata_dir() / "vocab").glob("ggml-vocab-*.gguf")):
+            name = vocab.name[len("ggml-vocab-"):-len(".gguf")]
+            lines.append(f"shared/{name} " + tokref.vocab_facts(tokref.Reference(vocab)))
+        for path in sorted((out / "synthetic").glob("*.gguf")):
+            lines.append(f"synthetic/{path.stem} " + tokref.vocab_facts(tokref.Reference(path)))
+        (out / "facts.txt").write_text("\n".join(lines) + "\n")
+        print("facts: done")
 
 
 if __name__ == "__main__":

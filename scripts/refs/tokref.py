@@ -75,6 +75,46 @@ class Reference:
             size = -n + 16
 
 
+def piece_bytes(self_ref, token, special):
+    buf = ctypes.create_string_buffer(256)
+    n = self_ref._lib.llama_token_to_piece(self_ref._vocab, token, buf, 256, 0, special)
+    if n < 0:
+        buf = ctypes.create_string_buffer(-n)
+        n = self_ref._lib.llama_token_to_piece(self_ref._vocab, token, buf, -n, 0, special)
+    return buf.raw[:n]
+
+
+def fnv1a(data, h=0xCBF29CE484222325):
+    for b in data:
+        h = ((h ^ b) * 0x100000001B3) & 0xFFFFFFFFFFFFFFFF
+    return h
+
+
+def vocab_facts(reference):
+    """One line of facts about a vocabulary, as llama.cpp reports them:
+    special ids, add flags, the end-of-generation set, and FNV-1a checksums
+    over every token's attribute and piece (rendered and not)."""
+    lib, v = reference._lib, reference._vocab
+    n = lib.llama_vocab_n_tokens(v)
+    eog = [i for i in range(n) if lib.llama_vocab_is_eog(v, i)]
+    attrs = fnv1a(b"".join(int(lib.llama_vocab_get_attr(v, i)).to_bytes(4, "little") for i in range(n)))
+    pieces = 0xCBF29CE484222325
+    plain = 0xCBF29CE484222325
+    for i in range(n):
+        p = piece_bytes(reference, i, True)
+        pieces = fnv1a(len(p).to_bytes(4, "little") + p, pieces)
+        p = piece_bytes(reference, i, False)
+        plain = fnv1a(len(p).to_bytes(4, "little") + p, plain)
+    fields = {
+        "n": n, "bos": lib.llama_vocab_bos(v), "eos": lib.llama_vocab_eos(v), "eot": lib.llama_vocab_eot(v),
+        "sep": lib.llama_vocab_sep(v), "pad": lib.llama_vocab_pad(v),
+        "add_bos": int(lib.llama_vocab_get_add_bos(v)), "add_eos": int(lib.llama_vocab_get_add_eos(v)),
+        "eog": ",".join(map(str, eog)), "attrs": "%016x" % attrs, "pieces": "%016x" % pieces,
+        "plain_pieces": "%016x" % plain,
+    }
+    return " ".join(f"{k}={val}" for k, val in fields.items())
+
+
 def write_ids(path, cases, variants, stride=1):
     """variants: list of (name, Reference, add_special, parse_special)."""
     out = bytearray(b"HTKI2")
