@@ -12,10 +12,13 @@ namespace hearth::tok {
 namespace {
 
 // Min-heap order: lowest rank first, then the leftmost pair.
-bool bpeGreater(const EncodeScratch::Pair& a, const EncodeScratch::Pair& b)
-{
-    return a.rank > b.rank || (a.rank == b.rank && a.left > b.left);
-}
+struct BpeGreater {
+    bool operator()(const EncodeScratch::Pair& a, const EncodeScratch::Pair& b) const
+    {
+        return a.rank > b.rank || (a.rank == b.rank && a.left > b.left);
+    }
+};
+constexpr BpeGreater bpeGreater;
 
 void tryMerge(const Vocab& vocab, EncodeScratch& s, int32_t left, int32_t right)
 {
@@ -170,23 +173,34 @@ void encodeBpe(const Vocab& vocab, const PreTokenizer& pre, std::string_view tex
     // Code points, and their UTF-8 again: invalid input bytes are U+FFFD from
     // here on, as in llama.cpp.
     s.cps.clear();
-    for (size_t pos = 0; pos < text.size();)
-        s.cps.push_back(decodeUtf8(text, pos));
+    s.byteOfCp.clear();
     std::string utf8;
-    utf8.reserve(text.size() + 8);
-    s.byteOfCp.resize(s.cps.size() + 1);
-    for (size_t i = 0; i < s.cps.size(); ++i) {
-        s.byteOfCp[i] = static_cast<uint32_t>(utf8.size());
-        appendUtf8(utf8, s.cps[i]);
+    utf8.reserve(text.size() + 16);
+    for (size_t pos = 0; pos < text.size();) {
+        const size_t start = pos;
+        const uint32_t cp = decodeUtf8(text, pos);
+        s.cps.push_back(cp);
+        s.byteOfCp.push_back(static_cast<uint32_t>(utf8.size()));
+        const size_t length = cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
+        if (length == pos - start && cp <= 0x10FFFF && (cp != kReplacementChar || length == 3))
+            utf8.append(text, start, length); // the same bytes
+        else
+            appendUtf8(utf8, cp); // an invalid byte (U+FFFD), an overlong form, or past U+10FFFF
     }
-    s.byteOfCp[s.cps.size()] = static_cast<uint32_t>(utf8.size());
+    s.byteOfCp.push_back(static_cast<uint32_t>(utf8.size()));
 
     pre.split(s.cps, s.ends);
+    const bool useCache = text.size() > 1024;
     uint32_t begin = 0;
     for (const uint32_t end : s.ends) {
         const std::string_view word(utf8.data() + s.byteOfCp[begin], s.byteOfCp[end] - s.byteOfCp[begin]);
-        encodeWordBpe(vocab, word, s, out);
         begin = end;
+        if (useCache && s.cache.append(word, out))
+            continue;
+        const size_t from = out.size();
+        encodeWordBpe(vocab, word, s, out);
+        if (useCache)
+            s.cache.store(word, out, from);
     }
 }
 

@@ -11,10 +11,13 @@
 // - UGM: SentencePiece unigram, best-scoring segmentation (Viterbi) after the
 //   model's precompiled normalisation.
 //
-// EncodeScratch holds buffers reused across fragments of one call.
+// EncodeScratch holds buffers reused across fragments of one call, and a
+// cache of the ids of words already encoded in this call (a word's ids
+// depend only on the word, so long texts encode each distinct word once).
 #pragma once
 
 #include "tokenizer/pretokenizer.h"
+#include "tokenizer/string_index.h"
 #include "tokenizer/vocab.h"
 
 #include <string>
@@ -22,6 +25,44 @@
 #include <vector>
 
 namespace hearth::tok {
+
+// Ids of words already encoded during one encode() call. Only words of at
+// most kMaxWordBytes are kept, and at most kMaxWords of them.
+class WordCache {
+public:
+    static constexpr size_t kMaxWordBytes = 48;
+    static constexpr int32_t kMaxWords = 1 << 20;
+
+    // Appends the cached ids of `word` to `out`; false when not cached.
+    bool append(std::string_view word, std::vector<TokenId>& out) const
+    {
+        if (word.size() > kMaxWordBytes)
+            return false;
+        const int32_t i = m_words.find(word);
+        if (i < 0)
+            return false;
+        out.insert(out.end(), m_ids.begin() + m_begin[static_cast<size_t>(i)],
+                   m_ids.begin() + m_begin[static_cast<size_t>(i) + 1]);
+        return true;
+    }
+    // Remembers that `word` encodes to out[from..].
+    void store(std::string_view word, const std::vector<TokenId>& out, size_t from)
+    {
+        if (word.size() > kMaxWordBytes || m_words.size() >= kMaxWords)
+            return;
+        bool added = false;
+        m_words.add(word, &added);
+        if (!added)
+            return;
+        m_ids.insert(m_ids.end(), out.begin() + static_cast<std::ptrdiff_t>(from), out.end());
+        m_begin.push_back(static_cast<uint32_t>(m_ids.size()));
+    }
+
+private:
+    StringIndex m_words;
+    std::vector<TokenId> m_ids;
+    std::vector<uint32_t> m_begin{0};
+};
 
 struct EncodeScratch {
     struct Symbol {
@@ -45,6 +86,7 @@ struct EncodeScratch {
     std::vector<uint32_t> ends;
     std::vector<Symbol> symbols;
     std::vector<Pair> heap;
+    WordCache cache;
 };
 
 void encodeSpm(const Vocab& vocab, std::string_view text, EncodeScratch& scratch, std::vector<TokenId>& out);

@@ -19,36 +19,52 @@ SpecialTokens::SpecialTokens(const Vocab& vocab) : m_vocab(vocab)
     for (size_t rank = 0; rank < vocab.specialOrder.size(); ++rank) {
         const std::string_view text = vocab.text(vocab.specialOrder[rank]);
         m_trie.insert(text, static_cast<int32_t>(rank));
-        if (!text.empty())
-            m_firstByte[static_cast<uint8_t>(text[0])] = true;
+        if (text.size() >= 2) {
+            const auto first = static_cast<uint8_t>(text[0]), second = static_cast<uint8_t>(text[1]);
+            m_secondBytes[first][second >> 6] |= uint64_t(1) << (second & 63);
+        }
     }
+    for (int b = 0; b < 256; ++b)
+        m_firstNode[b] = m_trie.child(ByteTrie::kRoot, static_cast<uint8_t>(b));
 }
 
 void SpecialTokens::occurring(std::string_view text, bool parseSpecial, std::vector<uint32_t>& ranks) const
 {
     ranks.clear();
     std::vector<bool> seen;
-    for (size_t pos = 0; pos < text.size(); ++pos) {
-        if (!m_firstByte[static_cast<uint8_t>(text[pos])])
+    const auto note = [&](uint32_t node) {
+        const int32_t rank = m_trie.value(node);
+        if (rank < 0)
+            return;
+        const uint32_t attr = m_vocab.attrs[static_cast<size_t>(m_vocab.specialOrder[static_cast<size_t>(rank)])];
+        if (!parseSpecial && (attr & (AttrControl | AttrUnknown)))
+            return;
+        if (seen.empty())
+            seen.resize(m_vocab.specialOrder.size());
+        if (!seen[static_cast<size_t>(rank)]) {
+            seen[static_cast<size_t>(rank)] = true;
+            ranks.push_back(static_cast<uint32_t>(rank));
+        }
+    };
+    const size_t n = text.size();
+    for (size_t pos = 0; pos < n; ++pos) {
+        const auto first = static_cast<uint8_t>(text[pos]);
+        const int32_t level1 = m_firstNode[first];
+        if (level1 < 0)
             continue;
-        uint32_t node = ByteTrie::kRoot;
-        for (size_t i = pos; i < text.size(); ++i) {
+        note(static_cast<uint32_t>(level1));
+        if (pos + 1 == n)
+            break;
+        const auto second = static_cast<uint8_t>(text[pos + 1]);
+        if (!(m_secondBytes[first][second >> 6] & (uint64_t(1) << (second & 63))))
+            continue;
+        auto node = static_cast<uint32_t>(level1);
+        for (size_t i = pos + 1; i < n; ++i) {
             const int32_t child = m_trie.child(node, static_cast<uint8_t>(text[i]));
             if (child < 0)
                 break;
             node = static_cast<uint32_t>(child);
-            const int32_t rank = m_trie.value(node);
-            if (rank < 0)
-                continue;
-            const uint32_t attr = m_vocab.attrs[m_vocab.specialOrder[rank]];
-            if (!parseSpecial && (attr & (AttrControl | AttrUnknown)))
-                continue;
-            if (seen.empty())
-                seen.resize(m_vocab.specialOrder.size());
-            if (!seen[rank]) {
-                seen[rank] = true;
-                ranks.push_back(static_cast<uint32_t>(rank));
-            }
+            note(node);
         }
     }
     std::sort(ranks.begin(), ranks.end());

@@ -38,7 +38,10 @@ private:
 
     const Vocab& m_vocab;
     ByteTrie m_trie; // special text -> rank
-    bool m_firstByte[256] = {};
+    // The trie's first level as a table, and which second bytes can follow
+    // each first byte: most text positions are settled without hashing.
+    int32_t m_firstNode[256];
+    uint64_t m_secondBytes[256][4] = {};
 };
 
 } // namespace hearth::tok

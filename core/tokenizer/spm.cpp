@@ -11,10 +11,13 @@ namespace hearth::tok {
 namespace {
 
 // Max-heap order: higher score first, then the leftmost pair.
-bool spmLess(const EncodeScratch::Pair& a, const EncodeScratch::Pair& b)
-{
-    return a.score < b.score || (a.score == b.score && a.left > b.left);
-}
+struct SpmLess {
+    bool operator()(const EncodeScratch::Pair& a, const EncodeScratch::Pair& b) const
+    {
+        return a.score < b.score || (a.score == b.score && a.left > b.left);
+    }
+};
+constexpr SpmLess spmLess;
 
 void tryPair(const Vocab& vocab, std::string_view text, EncodeScratch& s, int32_t left, int32_t right)
 {
@@ -46,9 +49,8 @@ void emitSymbol(const Vocab& vocab, std::string_view piece, std::vector<TokenId>
     }
 }
 
-} // namespace
-
-void encodeSpm(const Vocab& vocab, std::string_view text, EncodeScratch& s, std::vector<TokenId>& out)
+// Merges the characters of one word (or of the whole text) by score.
+void mergeWord(const Vocab& vocab, std::string_view text, EncodeScratch& s, std::vector<TokenId>& out)
 {
     s.symbols.clear();
     s.heap.clear();
@@ -83,6 +85,45 @@ void encodeSpm(const Vocab& vocab, std::string_view text, EncodeScratch& s, std:
         const EncodeScratch::Symbol& symbol = s.symbols[static_cast<size_t>(i)];
         emitSymbol(vocab, text.substr(symbol.begin, symbol.length), out);
     }
+}
+
+} // namespace
+
+// No token spans the start of a U+2581 whose previous character is neither
+// U+2581 nor one of vocab.spmGlue (characters some token has right before a
+// U+2581). Merging never crosses such a point, and merges on either side do
+// not affect each other, so the text is merged word by word, and repeated
+// words are taken from the cache.
+void encodeSpm(const Vocab& vocab, std::string_view text, EncodeScratch& s, std::vector<TokenId>& out)
+{
+    const auto isSpace = [&](size_t at) {
+        return at + 3 <= text.size() && text[at] == '\xE2' && text[at + 1] == '\x96' && text[at + 2] == '\x81';
+    };
+    const bool useCache = text.size() > 1024;
+    const bool anyGlue = vocab.spmGlue.size() > 0;
+    size_t wordStart = 0;
+    size_t previous = 0, previousLength = 0; // the previous character
+    const auto flush = [&](size_t end) {
+        const std::string_view word = text.substr(wordStart, end - wordStart);
+        if (word.empty() || (useCache && s.cache.append(word, out)))
+            return;
+        const size_t from = out.size();
+        mergeWord(vocab, word, s, out);
+        if (useCache)
+            s.cache.store(word, out, from);
+    };
+    for (size_t offset = 0; offset < text.size();) {
+        const size_t length = std::min(utf8SequenceLength(static_cast<uint8_t>(text[offset])), text.size() - offset);
+        if (length == 3 && isSpace(offset) && previousLength > 0 && !(previousLength == 3 && isSpace(previous)) &&
+            !(anyGlue && vocab.spmGlue.find(text.substr(previous, previousLength)) >= 0)) {
+            flush(offset);
+            wordStart = offset;
+        }
+        previous = offset;
+        previousLength = length;
+        offset += length;
+    }
+    flush(text.size());
 }
 
 } // namespace hearth::tok

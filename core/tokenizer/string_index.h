@@ -38,10 +38,11 @@ inline uint64_t hashBytes(const char* data, size_t n)
 
 class StringIndex {
 public:
-    int32_t size() const { return static_cast<int32_t>(m_offsets.size()); }
+    int32_t size() const { return static_cast<int32_t>(m_spans.size()); }
     std::string_view text(int32_t id) const
     {
-        return {m_arena.data() + m_offsets[id], m_lengths[static_cast<size_t>(id)]};
+        const uint64_t span = m_spans[static_cast<size_t>(id)];
+        return {m_arena.data() + (span >> 24), static_cast<size_t>(span & 0xFFFFFF)};
     }
     // The id of `s`, or -1.
     int32_t find(std::string_view s) const
@@ -49,68 +50,75 @@ public:
         if (m_slots.empty())
             return -1;
         const uint64_t h = hashBytes(s.data(), s.size());
+        const auto tag = static_cast<uint32_t>(h >> 32);
         for (size_t i = h & m_mask;; i = (i + 1) & m_mask) {
-            const int32_t id = m_slots[i];
-            if (id < 0)
+            const Slot slot = m_slots[i];
+            if (slot.id < 0)
                 return -1;
-            if (m_hashes[id] == h && text(id) == s)
-                return id;
+            if (slot.tag == tag && text(slot.id) == s)
+                return slot.id;
         }
     }
     // The id of `s`, adding it when absent. `added` says which happened.
+    // Strings longer than 16 MiB are refused (-1).
     int32_t add(std::string_view s, bool* added = nullptr)
     {
-        if ((m_offsets.size() + 1) * 2 > m_slots.size())
+        if (added)
+            *added = false;
+        if (s.size() > 0xFFFFFF)
+            return -1;
+        if ((m_spans.size() + 1) * 2 > m_slots.size())
             grow();
         const uint64_t h = hashBytes(s.data(), s.size());
+        const auto tag = static_cast<uint32_t>(h >> 32);
         size_t i = h & m_mask;
-        for (; m_slots[i] >= 0; i = (i + 1) & m_mask) {
-            const int32_t id = m_slots[i];
-            if (m_hashes[id] == h && text(id) == s) {
-                if (added)
-                    *added = false;
-                return id;
-            }
+        for (; m_slots[i].id >= 0; i = (i + 1) & m_mask) {
+            if (m_slots[i].tag == tag && text(m_slots[i].id) == s)
+                return m_slots[i].id;
         }
-        const auto id = static_cast<int32_t>(m_offsets.size());
-        m_offsets.push_back(m_arena.size());
-        m_lengths.push_back(static_cast<uint32_t>(s.size()));
-        m_hashes.push_back(h);
+        const auto id = static_cast<int32_t>(m_spans.size());
+        m_spans.push_back((uint64_t(m_arena.size()) << 24) | s.size());
+        m_tags.push_back(h);
         m_arena.append(s);
-        m_slots[i] = id;
+        m_slots[i] = {id, tag};
         if (added)
             *added = true;
         return id;
     }
     void reserve(size_t count, size_t bytes)
     {
-        m_offsets.reserve(count);
-        m_lengths.reserve(count);
-        m_hashes.reserve(count);
+        m_spans.reserve(count);
+        m_tags.reserve(count);
         m_arena.reserve(bytes);
     }
 
 private:
+    // A slot keeps the high half of the hash so that most probes of absent
+    // strings end without touching the texts.
+    struct Slot {
+        int32_t id;
+        uint32_t tag;
+    };
     void grow()
     {
         size_t capacity = m_slots.empty() ? 64 : m_slots.size() * 2;
-        while (capacity < (m_offsets.size() + 1) * 2)
+        while (capacity < (m_spans.size() + 1) * 2)
             capacity *= 2;
-        m_slots.assign(capacity, -1);
+        m_slots.assign(capacity, Slot{-1, 0});
         m_mask = capacity - 1;
         for (int32_t id = 0; id < size(); ++id) {
-            size_t i = m_hashes[id] & m_mask;
-            while (m_slots[i] >= 0)
+            const uint64_t h = m_tags[static_cast<size_t>(id)];
+            size_t i = h & m_mask;
+            while (m_slots[i].id >= 0)
                 i = (i + 1) & m_mask;
-            m_slots[i] = id;
+            m_slots[i] = {id, static_cast<uint32_t>(h >> 32)};
         }
     }
 
     std::string m_arena;
-    std::vector<size_t> m_offsets;
-    std::vector<uint32_t> m_lengths;
-    std::vector<uint64_t> m_hashes;
-    std::vector<int32_t> m_slots;
+    std::vector<uint64_t> m_spans; // offset << 24 | length
+    std::vector<uint64_t> m_tags;  // full hashes, for growing
+    std::vector<Slot> m_slots;
     size_t m_mask = 0;
 };
 
@@ -125,25 +133,25 @@ public:
     // Keeps the first value stored for a key (lowest merge rank wins).
     void insertIfAbsent(uint64_t k, Value v)
     {
-        if ((m_count + 1) * 2 > m_keys.size())
+        if ((m_count + 1) * 2 > m_entries.size())
             grow();
         size_t i = slot(k);
-        while (m_keys[i] != kEmpty && m_keys[i] != k)
+        while (m_entries[i].key != kEmpty && m_entries[i].key != k)
             i = (i + 1) & m_mask;
-        if (m_keys[i] == k)
+        if (m_entries[i].key == k)
             return;
-        m_keys[i] = k;
-        m_values[i] = v;
+        m_entries[i] = {k, v};
         ++m_count;
     }
     const Value* find(uint64_t k) const
     {
-        if (m_keys.empty())
+        if (m_entries.empty())
             return nullptr;
         for (size_t i = slot(k);; i = (i + 1) & m_mask) {
-            if (m_keys[i] == k)
-                return &m_values[i];
-            if (m_keys[i] == kEmpty)
+            const Entry& e = m_entries[i];
+            if (e.key == k)
+                return &e.value;
+            if (e.key == kEmpty)
                 return nullptr;
         }
     }
@@ -151,28 +159,29 @@ public:
 
 private:
     static constexpr uint64_t kEmpty = ~uint64_t(0);
+    // Key and value side by side: a lookup touches one cache line.
+    struct Entry {
+        uint64_t key;
+        Value value;
+    };
     size_t slot(uint64_t k) const { return ((k * 0x9E3779B97F4A7C15ull) >> 20) & m_mask; }
     void grow()
     {
-        std::vector<uint64_t> keys = std::move(m_keys);
-        std::vector<Value> values = std::move(m_values);
-        const size_t capacity = keys.empty() ? 64 : keys.size() * 2;
-        m_keys.assign(capacity, kEmpty);
-        m_values.assign(capacity, Value{0, 0});
+        std::vector<Entry> old = std::move(m_entries);
+        const size_t capacity = old.empty() ? 64 : old.size() * 2;
+        m_entries.assign(capacity, Entry{kEmpty, {0, 0}});
         m_mask = capacity - 1;
-        for (size_t j = 0; j < keys.size(); ++j) {
-            if (keys[j] == kEmpty)
+        for (const Entry& e : old) {
+            if (e.key == kEmpty)
                 continue;
-            size_t i = slot(keys[j]);
-            while (m_keys[i] != kEmpty)
+            size_t i = slot(e.key);
+            while (m_entries[i].key != kEmpty)
                 i = (i + 1) & m_mask;
-            m_keys[i] = keys[j];
-            m_values[i] = values[j];
+            m_entries[i] = e;
         }
     }
 
-    std::vector<uint64_t> m_keys;
-    std::vector<Value> m_values;
+    std::vector<Entry> m_entries;
     size_t m_count = 0;
     size_t m_mask = 0;
 };

@@ -8,6 +8,7 @@
 #include "tokenizer/unicode.h"
 #include "util/error.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace hearth::tok {
@@ -138,6 +139,9 @@ void readTokens(const gguf::File& file, Vocab& v)
         }
         bool added = false;
         const int32_t id = v.tokens.add(text, &added);
+        if (id < 0)
+            file.fail(kTokensKey, "has a token of " + std::to_string(text.size()) + " bytes at id " +
+                                      std::to_string(i) + " (too long)");
         if (!added)
             file.fail(kTokensKey, "has the token '" + std::string(text.substr(0, 64)) + "' twice (ids " +
                                       std::to_string(id) + " and " + std::to_string(i) + ")");
@@ -157,7 +161,10 @@ void readMerges(const gguf::File& file, Vocab& v)
     BpeMerges& m = v.merges;
     const auto intern = [&](std::string_view s) {
         const int32_t id = v.tokens.find(s);
-        return id >= 0 ? id : nTokens + m.extra.add(s);
+        if (id >= 0)
+            return id;
+        const int32_t extra = m.extra.add(s);
+        return extra >= 0 ? nTokens + extra : -1; // -1: too long to ever match
     };
     const uint64_t n = merges->size();
     if (n > uint64_t(INT32_MAX))
@@ -174,6 +181,8 @@ void readMerges(const gguf::File& file, Vocab& v)
             continue;
         joined.assign(left).append(right);
         const int32_t l = intern(left), r = intern(right), result = intern(joined);
+        if (l < 0 || r < 0 || result < 0)
+            continue;
         m.pairs.insertIfAbsent(PairIndex::key(static_cast<uint32_t>(l), static_cast<uint32_t>(r)),
                                {static_cast<int32_t>(rank), result});
     }
@@ -184,6 +193,25 @@ void readMerges(const gguf::File& file, Vocab& v)
         const int32_t id = v.tokens.find(encoded);
         const int32_t extra = id >= 0 ? -1 : m.extra.find(encoded);
         m.byteSymbol[b] = id >= 0 ? id : (extra >= 0 ? nTokens + extra : -1);
+    }
+}
+
+// For SPM word splitting: every character that precedes U+2581 inside a
+// token (other than U+2581 itself).
+void findSpmGlue(Vocab& v)
+{
+    static constexpr std::string_view kSpace = "\xE2\x96\x81";
+    for (int32_t id = 0; id < v.size(); ++id) {
+        const std::string_view text = v.text(id);
+        std::string_view previous;
+        for (size_t offset = 0; offset < text.size();) {
+            const size_t n = std::min(utf8SequenceLength(static_cast<uint8_t>(text[offset])), text.size() - offset);
+            const std::string_view symbol = text.substr(offset, n);
+            if (symbol == kSpace && !previous.empty() && previous != kSpace)
+                v.spmGlue.add(previous);
+            previous = symbol;
+            offset += n;
+        }
     }
 }
 
@@ -245,6 +273,8 @@ void loadVocab(const gguf::File& file, const LoadOptions& options, Vocab& v)
     if (v.type == VocabType::Ugm)
         readPrecompiledCharsmap(file, v);
     readByteTokens(v);
+    if (v.type == VocabType::Spm)
+        findSpmGlue(v);
     finishSpecialTokens(file, v);
 }
 

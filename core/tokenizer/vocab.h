@@ -93,6 +93,8 @@ struct Vocab {
     // SPM/UGM byte fallback: the token of each byte ("<0xXX>"), or -1.
     std::array<TokenId, 256> byteTokens{};
 
+    // SPM: characters that some token has right before a U+2581 (see spm.cpp).
+    StringIndex spmGlue;
     BpeMerges merges;                  // BPE
     std::string precompiledCharsmap;   // UGM
     std::vector<std::string> warnings; // what a person should know (missing pre-tokenizer, ...)
