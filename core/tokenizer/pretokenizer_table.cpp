@@ -69,6 +69,11 @@ constexpr std::string_view kExaoneMoe =
     R"re((?:'[sS]|'[tT]|'[rR][eE]|'[vV][eE]|'[mM]|'[lL][lL]|'[dD])|[^\r\n\p{L}\p{N}]?(?:\p{L}\p{M}*(?: \p{L}\p{M}*)*)+|\p{N}| ?[^\s\p{L}\p{N}]+[\r\n/]?|\s*[\r\n]|\s+(?!\S)|\s+)re";
 constexpr std::string_view kMinicpm5 =
     R"re((?:'[sS]|'[tT]|'[rR][eE]|'[vV][eE]|'[mM]|'[lL][lL]|'[dD])|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}+| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+)re";
+// AFMoE (Arcee): CJK, kana, Thai, Lao, Khmer, Myanmar and Hangul runs.
+constexpr std::string_view kAfmoeAsian =
+    R"re([\x{4E00}-\x{9FFF}\x{3400}-\x{4DBF}\x{F900}-\x{FAFF}\x{3040}-\x{309F}\x{30A0}-\x{30FF}\x{FF65}-\x{FF9F})re"
+    R"re(\x{2F00}-\x{2FDF}\x{E00}-\x{E7F}\x{E80}-\x{EFF}\x{1780}-\x{17FF}\x{1000}-\x{109F}\x{AA60}-\x{AA7F})re"
+    R"re(\x{A9E0}-\x{A9FF}\x{AC00}-\x{D7AF}\x{1100}-\x{11FF}]+)re";
 constexpr std::string_view kLines = R"re([^\n]+|[\n]+)re";
 // Numbers in groups of three from the right (1234567 -> 1 234 567). Cohere's
 // tokenizer.json says \d{1,3}(?=(?:\d{3})*\b); llama.cpp groups every run of
@@ -140,6 +145,7 @@ const std::vector<PreTokenizerDef>& table()
         {"laguna", {"laguna"}, {kLines, kQwen2}, PreKeepSpaces},
         {"exaone-moe", {"exaone-moe"}, {kExaoneMoe}, 0},
         {"minicpm5", {"minicpm5"}, {"\\p{N}{1,3}", kMinicpm5}, PreIgnoreMerges},
+        {"afmoe", {"afmoe"}, {kDigitGroups, kAfmoeAsian, kDeepseek3Main}, PreKeepSpaces},
         {"gemma4",
          {"gemma4", "granite-embed-multi-311m"},
          {kLines},

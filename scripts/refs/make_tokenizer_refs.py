@@ -45,7 +45,9 @@ PRE_NAMES = [
     "chameleon", "minerva-7b", "gpt-4o", "superbpe", "trillion", "bailingmoe", "llama4", "pixtral",
     "seed-coder", "hunyuan", "hunyuan-dense", "grok-2", "minimax-m2", "tiny_aya", "qwen35", "jais-2",
     "granite-docling", "roberta-bpe", "exaone-moe", "ufakzeka", "laguna", "minicpm5", "spark2_5", "youtu",
-    "granite-embed-multi-97m", "solar-open", "megrez", "kanana2", "mellum2",
+    "granite-embed-multi-97m", "solar-open", "megrez", "kanana2", "mellum2", "afmoe", "cohere2moe", "f2llmv2",
+    "hy_v4", "joyai-llm", "lfm2", "talkie", "kormo", "midm-2.0", "a.x-4.0", "exaone4", "gigachat", "phi-2",
+    "jina-v2-code", "modern-bert", "glm4", "sarvam-moe", "deepseek-r1-qwen", "llada-moe", "falcon-h1",
 ]
 
 

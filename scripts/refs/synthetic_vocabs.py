@@ -82,6 +82,83 @@ def _spm(path, arch, name, specials, add_space_prefix):
                   "tokenizer.ggml.unknown_token_id": 0})
 
 
+# A SentencePiece-style normalisation map: the rules, compiled into the
+# double-array trie (darts-clone units) plus NUL-terminated replacements that
+# GGUF's tokenizer.ggml.precompiled_charsmap holds.
+CHARSMAP_RULES = {
+    "\u3000": " ", "\u00a0": " ", "\t": " ", "\ufb01": "fi", "\uff21": "A", "\uff41": "a", "\uff11": "1",
+    "\u2460": "1", "\u2122": "TM", "e\u0301": "\u00e9", "\u2026": "...", "\u212b": "\u00c5", "\u200b": "",
+    "\uff08": "(", "\uff09": ")", "\u3001": ",", "\u00bd": "1/2",
+}
+
+
+def _charsmap(rules):
+    keys = sorted((k.encode(), v.encode()) for k, v in rules.items())
+    blob = bytearray()
+    value_of = {}
+    for key, value in keys:
+        value_of[key] = len(blob)
+        blob += value + b"\0"
+    # Trie of the keys: node -> {byte: child}; terminal nodes map to values.
+    children, terminal = [{}], {}
+    for key, _ in keys:
+        node = 0
+        for byte in key:
+            if byte not in children[node]:
+                children.append({})
+                children[node][byte] = len(children) - 1
+            node = children[node][byte]
+        terminal[node] = value_of[key]
+    units, used = {0: 0}, {0}
+    index_of = {0: 0}
+    queue = [0]
+    while queue:
+        node = queue.pop(0)
+        p = index_of[node]
+        labels = sorted(children[node]) + ([0] if node in terminal else [])
+        offset = 1
+        while any(((p ^ offset) ^ c) in used for c in labels):
+            offset += 1
+        assert offset < (1 << 21)
+        units[p] = units.get(p, 0) | (offset << 10) | ((1 << 8) if node in terminal else 0)
+        for c in labels:
+            used.add((p ^ offset) ^ c)
+        if node in terminal:
+            units[p ^ offset] = (1 << 31) | terminal[node]
+        for byte, child in sorted(children[node].items()):
+            q = (p ^ offset) ^ byte
+            index_of[child] = q
+            units[q] = byte
+            queue.append(child)
+    # Whole blocks of 256 units, as darts-clone makes them: every
+    # (base ^ byte) a lookup can compute stays inside the array.
+    n = max(max(units), max(index_of[k] ^ ((units[index_of[k]] >> 10) & 0x1FFFFF) for k in index_of)) // 256 * 256 + 256
+    array = b"".join((units.get(i, 0)).to_bytes(4, "little") for i in range(n))
+    return (len(array)).to_bytes(4, "little") + array + bytes(blob)
+
+
+def _ugm_charsmap(path):
+    tokens = ["<pad>", "</s>", "<unk>"]
+    types = [CONTROL, CONTROL, UNKNOWN]
+    pieces = _pieces()
+    pieces += [p for p in ["\u00e9", SPACE + "\u00e9", "\u00c5", "fi", SPACE + "TM", "..."] if p not in pieces]
+    tokens += pieces
+    types += [NORMAL] * len(pieces)
+    scores = [0.0] * 3 + [-2.0 - i * 0.01 - (3.0 if len(p) == 1 else 0.0) for i, p in enumerate(pieces)]
+    w = gguf.GGUFWriter(str(path), "t5")
+    w.add_string("general.name", "unigram with charsmap")
+    w.add_bool("tokenizer.ggml.add_space_prefix", True)
+    w.add_tokenizer_model("t5")
+    w.add_token_list(tokens)
+    w.add_token_types(types)
+    w.add_token_scores(scores)
+    w.add_precompiled_charsmap(_charsmap(CHARSMAP_RULES))
+    w.write_header_to_file()
+    w.write_kv_data_to_file()
+    w.write_tensors_to_file()
+    w.close()
+
+
 def _ugm(path):
     tokens = ["<pad>", "</s>", "<unk>"]
     types = [CONTROL, CONTROL, UNKNOWN]
@@ -135,6 +212,9 @@ def write_all(folder):
     ugm = folder / "ugm.gguf"
     _ugm(ugm)
     yield "ugm", ugm
+    ugm_map = folder / "ugm-charsmap.gguf"
+    _ugm_charsmap(ugm_map)
+    yield "ugm-charsmap", ugm_map
     g4 = folder / "gemma4.gguf"
     _gemma4(g4)
     yield "gemma4", g4
