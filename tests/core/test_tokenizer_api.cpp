@@ -193,6 +193,26 @@ private slots:
         QCOMPARE(special.push(tok->findToken("<|user|>")), std::string("<|user|>"));
     }
 
+    // Code points past U+10FFFF make llama.cpp abort; here they are U+FFFD.
+    void beyondUnicodeDoesNotCrash_data()
+    {
+        QTest::addColumn<QString>("name");
+        for (const char* name : {"spm-phi3", "spm-mask", "ugm", "ugm-charsmap", "gemma4"})
+            QTest::newRow(name) << QString::fromLatin1(name);
+    }
+    void beyondUnicodeDoesNotCrash()
+    {
+        QFETCH(QString, name);
+        const auto tok = load(tokrefs::dataPath("synthetic/" + name.toStdString() + ".gguf"));
+        for (const char* text : {"a\xF4\x90\x80\x80"
+                                 "b",
+                                 "\xF7\xBF\xBF\xBF", "\xF5\x80\x80\x80 x"}) {
+            const std::vector<TokenId> ids = tok->encode(text, true, true);
+            QVERIFY(!ids.empty());
+            QVERIFY(validUtf8(tok->decode(ids, false)) || name.startsWith(QLatin1String("spm")));
+        }
+    }
+
     void concurrentEncodingAgrees()
     {
         const auto tok = load(tokrefs::dataPath("synthetic/gemma4.gguf"));
