@@ -127,6 +127,15 @@ std::optional<int64_t> Value::toInt() const
     return std::nullopt;
 }
 
+std::optional<uint64_t> Value::toUInt64() const
+{
+    if (m_type == ValueType::UInt64)
+        return m_scalar.u;
+    if (isIntegerType(m_type) && m_scalar.i >= 0)
+        return static_cast<uint64_t>(m_scalar.i);
+    return std::nullopt;
+}
+
 std::optional<double> Value::toFloat() const
 {
     if (isFloatType(m_type))
