@@ -87,6 +87,10 @@ public:
 
 private:
     friend class Parser;
+    // Decodes one fixed-size little-endian element of type t at p.
+    static int64_t decodeInt(ValueType t, const uint8_t* p);
+    static double decodeFloat(ValueType t, const uint8_t* p);
+
     ValueType m_type = ValueType::UInt8;
     ValueType m_elemType = ValueType::UInt8;
     union {
