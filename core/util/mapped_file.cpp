@@ -62,7 +62,7 @@ MappedFile::MappedFile(const std::string& path) : m_path(path)
 
 void MappedFile::release() noexcept
 {
-    if (m_data)
+    if (m_data && !m_borrowed)
         UnmapViewOfFile(m_data);
     if (m_mappingHandle)
         CloseHandle(m_mappingHandle);
@@ -122,7 +122,7 @@ MappedFile::MappedFile(const std::string& path) : m_path(path)
 
 void MappedFile::release() noexcept
 {
-    if (m_data)
+    if (m_data && !m_borrowed)
         ::munmap(const_cast<uint8_t*>(m_data), m_size);
     m_data = nullptr;
     m_size = 0;
@@ -130,7 +130,7 @@ void MappedFile::release() noexcept
 
 void MappedFile::prefetch(size_t offset, size_t length) const
 {
-    if (!m_data || offset >= m_size)
+    if (!m_data || m_borrowed || offset >= m_size)
         return;
     const size_t page = static_cast<size_t>(::sysconf(_SC_PAGESIZE));
     const size_t begin = offset / page * page;
@@ -140,6 +140,8 @@ void MappedFile::prefetch(size_t offset, size_t length) const
 
 size_t MappedFile::residentBytes() const
 {
+    if (m_borrowed)
+        return m_size;
     if (!m_data)
         return 0;
     const size_t page = static_cast<size_t>(::sysconf(_SC_PAGESIZE));
@@ -159,6 +161,16 @@ size_t MappedFile::residentBytes() const
 
 #endif
 
+MappedFile MappedFile::borrow(const uint8_t* data, size_t size, std::string name)
+{
+    MappedFile m;
+    m.m_path = std::move(name);
+    m.m_data = size > 0 ? data : nullptr;
+    m.m_size = size;
+    m.m_borrowed = true;
+    return m;
+}
+
 MappedFile::~MappedFile()
 {
     release();
@@ -176,6 +188,7 @@ MappedFile& MappedFile::operator=(MappedFile&& other) noexcept
         m_path = std::move(other.m_path);
         m_data = std::exchange(other.m_data, nullptr);
         m_size = std::exchange(other.m_size, 0);
+        m_borrowed = std::exchange(other.m_borrowed, false);
 #ifdef _WIN32
         m_fileHandle = std::exchange(other.m_fileHandle, nullptr);
         m_mappingHandle = std::exchange(other.m_mappingHandle, nullptr);

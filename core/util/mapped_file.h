@@ -17,6 +17,10 @@ public:
     MappedFile() = default;
     // Maps `path` read-only. Throws hearth::Error naming the file on failure.
     explicit MappedFile(const std::string& path);
+    // Presents `size` bytes the caller owns as if they were a mapped file
+    // named `name` (in-memory files, tests, fuzzing). Nothing is copied;
+    // the memory must outlive the object.
+    static MappedFile borrow(const uint8_t* data, size_t size, std::string name);
     ~MappedFile();
 
     MappedFile(MappedFile&& other) noexcept;
@@ -40,6 +44,7 @@ private:
     std::string m_path;
     const uint8_t* m_data = nullptr;
     size_t m_size = 0;
+    bool m_borrowed = false; // memory from borrow(): not ours to unmap
 #ifdef _WIN32
     void* m_fileHandle = nullptr;
     void* m_mappingHandle = nullptr;
