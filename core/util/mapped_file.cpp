@@ -84,7 +84,7 @@ void MappedFile::prefetch(size_t offset, size_t length) const
     PrefetchVirtualMemory(GetCurrentProcess(), 1, &range, 0);
 }
 
-size_t MappedFile::residentBytes() const
+size_t MappedFile::residentBytes(size_t, size_t) const
 {
     return 0;
 }
@@ -138,25 +138,29 @@ void MappedFile::prefetch(size_t offset, size_t length) const
     ::madvise(const_cast<uint8_t*>(m_data + begin), end - begin, MADV_WILLNEED);
 }
 
-size_t MappedFile::residentBytes() const
+size_t MappedFile::residentBytes(size_t offset, size_t length) const
 {
+    if (offset >= m_size)
+        return 0;
+    length = std::min(length, m_size - offset);
     if (m_borrowed)
-        return m_size;
-    if (!m_data)
+        return length;
+    if (!m_data || length == 0)
         return 0;
     const size_t page = static_cast<size_t>(::sysconf(_SC_PAGESIZE));
-    const size_t pages = (m_size + page - 1) / page;
+    const size_t begin = offset / page * page;
+    const size_t pages = (offset + length - begin + page - 1) / page;
 #ifdef __APPLE__
     std::vector<char> vec(pages);
 #else
     std::vector<unsigned char> vec(pages);
 #endif
-    if (::mincore(const_cast<uint8_t*>(m_data), m_size, vec.data()) != 0)
+    if (::mincore(const_cast<uint8_t*>(m_data + begin), offset + length - begin, vec.data()) != 0)
         return 0;
     size_t resident = 0;
     for (auto v : vec)
         resident += (v & 1) ? page : 0;
-    return std::min(resident, m_size);
+    return resident;
 }
 
 #endif

@@ -35,8 +35,10 @@ public:
     // Hints the OS that [offset, offset+length) will be read soon.
     void prefetch(size_t offset, size_t length) const;
     // Bytes of the mapping that are resident in RAM now (best effort; 0 where
-    // the platform cannot tell).
-    size_t residentBytes() const;
+    // the platform cannot tell), whole pages counted.
+    size_t residentBytes() const { return residentBytes(0, m_size); }
+    // The same for the pages that hold [offset, offset+length).
+    size_t residentBytes(size_t offset, size_t length) const;
 
 private:
     void release() noexcept;
