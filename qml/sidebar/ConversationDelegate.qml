@@ -90,6 +90,8 @@ ItemDelegate {
     Menu {
         id: actions
 
+        Accessible.name: qsTr("Conversation actions")
+
         MenuItem {
             objectName: "renameItem"
             text: qsTr("Rename")
@@ -113,6 +115,8 @@ ItemDelegate {
         modal: true
         title: qsTr("Delete conversation?")
         standardButtons: Dialog.Ok | Dialog.Cancel
+        Accessible.name: title
+        Accessible.role: Accessible.Dialog
         onAccepted: root.deleteRequested(root.conversationId)
 
         Label {

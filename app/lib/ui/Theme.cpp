@@ -1,5 +1,7 @@
 #include "ui/Theme.h"
 
+#include "ui/ColorSchemePortal.h"
+
 #include <QEvent>
 #include <QFontDatabase>
 #include <QGuiApplication>
@@ -17,6 +19,8 @@ Theme::Theme(QObject* parent) : QObject(parent)
         m_mode = Mode(QSettings().value(QStringLiteral("appearance/theme"), int(System)).toInt());
     if (qApp)
         qApp->installEventFilter(this);
+    m_portal = new ColorSchemePortal(this);
+    connect(m_portal, &ColorSchemePortal::preferenceChanged, this, &Theme::update);
     update();
 }
 
@@ -38,7 +42,10 @@ bool Theme::systemIsDark()
 
 void Theme::update()
 {
-    const bool dark = m_mode == Dark || (m_mode == System && systemIsDark());
+    bool system = systemIsDark();
+    if (m_portal->preference() != ColorSchemePortal::None)
+        system = m_portal->preference() == ColorSchemePortal::PreferDark;
+    const bool dark = m_mode == Dark || (m_mode == System && system);
     if (dark != m_dark) {
         m_dark = dark;
         emit changed();

@@ -1,6 +1,7 @@
 // Colours and metrics of the views. Follows the system's light or dark
-// palette (and its changes) unless the user picked one; HEARTH_THEME=light
-// or =dark overrides both (screenshots, tests). Presentation state only, so
+// preference (the desktop portal's color-scheme where published, else the
+// platform palette; and their changes) unless the user picked one;
+// HEARTH_THEME=light or =dark overrides both (screenshots, tests). Presentation state only, so
 // a QML singleton; the views also hand `dark` to the session so that the
 // rendered Markdown uses the same palette.
 #pragma once
@@ -80,6 +81,7 @@ private:
     QColor pick(QRgb light, QRgb dark) const { return QColor(m_dark ? dark : light); }
     void update();
 
+    class ColorSchemePortal* m_portal = nullptr;
     Mode m_mode = System;
     bool m_dark = false;
 };
