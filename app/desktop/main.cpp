@@ -66,6 +66,12 @@ struct Cli {
 
 int main(int argc, char* argv[])
 {
+    // Answered before any window system is needed (scripts ask it headless).
+    for (int i = 1; i < argc; ++i)
+        if (qstrcmp(argv[i], "--engines") == 0) {
+            std::printf("%s\n", qPrintable(EngineFactory::availableKinds().join(QLatin1Char('\n'))));
+            return 0;
+        }
     QGuiApplication app(argc, argv);
     QGuiApplication::setApplicationName(QStringLiteral("Hearth"));
     QGuiApplication::setOrganizationName(QStringLiteral("Hearth"));
@@ -79,10 +85,6 @@ int main(int argc, char* argv[])
 
     Cli cli;
     cli.process(app);
-    if (cli.parser.isSet(cli.engines)) {
-        std::printf("%s\n", qPrintable(EngineFactory::availableKinds().join(QLatin1Char('\n'))));
-        return 0;
-    }
     if (cli.parser.isSet(cli.theme))
         qputenv("HEARTH_THEME", cli.parser.value(cli.theme).toUtf8());
     Translations::install(app, cli.parser.isSet(cli.lang) ? QLocale(cli.parser.value(cli.lang)) : QLocale());
