@@ -8,6 +8,7 @@
 #include "AppSession.h"
 #include "Automation.h"
 #include "engine/EngineFactory.h"
+#include "ui/RenderBackend.h"
 #include "ui/Translations.h"
 
 #include <QCommandLineParser>
@@ -88,6 +89,9 @@ int main(int argc, char* argv[])
     if (cli.parser.isSet(cli.theme))
         qputenv("HEARTH_THEME", cli.parser.value(cli.theme).toUtf8());
     Translations::install(app, cli.parser.isSet(cli.lang) ? QLocale(cli.parser.value(cli.lang)) : QLocale());
+    const QString renderer = RenderBackend::chooseForThisMachine();
+    if (cli.parser.isSet(cli.events))
+        std::printf("{\"event\":\"renderer\",\"renderer\":\"%s\"}\n", qPrintable(renderer));
 
     AppSession::Options options;
     options.dataDir = cli.parser.value(cli.dataDir);

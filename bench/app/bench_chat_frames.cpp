@@ -19,6 +19,7 @@
 #include "chat/ChatController.h"
 #include "engine/InferenceService.h"
 #include "settings/SettingsStore.h"
+#include "ui/RenderBackend.h"
 
 #include <QCommandLineParser>
 #include <QElapsedTimer>
@@ -85,6 +86,7 @@ int main(int argc, char* argv[])
     QGuiApplication app(argc, argv);
     QQuickStyle::setStyle(QStringLiteral("Fusion"));
     QQuickWindow::setTextRenderType(QQuickWindow::NativeTextRendering); // as the app does
+    const QString renderer = RenderBackend::chooseForThisMachine();     // as the app does
     QCommandLineParser cli;
     cli.addOptions(
         {{QStringLiteral("tokens"), QStringLiteral("Tokens to stream."), QStringLiteral("N"), "2000"},
@@ -163,8 +165,8 @@ int main(int argc, char* argv[])
         QCoreApplication::processEvents(QEventLoop::WaitForMoreEvents, 50);
     const double seconds = wall.elapsed() / 1000.0;
 
-    std::printf("bench_chat_frames: %d tokens at %.0f tokens/s, %s, render loop basic\n", streamed,
-                engine.tokensPerSecond, qPrintable(QGuiApplication::platformName()));
+    std::printf("bench_chat_frames: %d tokens at %.0f tokens/s, %s, renderer %s, render loop basic\n", streamed,
+                engine.tokensPerSecond, qPrintable(QGuiApplication::platformName()), qPrintable(renderer));
     std::printf("streamed in %.1f s, %lld frames, %lld batches (%.1f batches/s)\n\n", seconds, qlonglong(frames.size()),
                 qlonglong(batches.size()), double(batches.size()) / seconds);
     std::printf("%-16s %10s %10s %10s %12s %12s %10s\n", "tokens", "frame avg", "frame p99", "frame max",

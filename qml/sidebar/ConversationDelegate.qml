@@ -90,8 +90,6 @@ ItemDelegate {
     Menu {
         id: actions
 
-        Accessible.name: qsTr("Conversation actions")
-
         MenuItem {
             objectName: "renameItem"
             text: qsTr("Rename")
@@ -113,13 +111,13 @@ ItemDelegate {
         parent: Overlay.overlay
         anchors.centerIn: parent
         modal: true
+        width: 380
         title: qsTr("Delete conversation?")
         standardButtons: Dialog.Ok | Dialog.Cancel
-        Accessible.name: title
-        Accessible.role: Accessible.Dialog
         onAccepted: root.deleteRequested(root.conversationId)
 
         Label {
+            width: confirm.availableWidth
             text: qsTr("“%1” and all its messages will be deleted.").arg(root.title)
             wrapMode: Text.Wrap
         }
