@@ -17,3 +17,4 @@ struct CliCommand {
 std::span<const CliCommand> cliCommands();
 
 int runInfo(const QStringList& args);
+int runTemplate(const QStringList& args);
