@@ -273,8 +273,16 @@ public:
     }
 
 private:
+    void checkSize() const
+    {
+        if (m_o.maxBytes && out.size() > m_o.maxBytes)
+            throw TemplateError(TemplateError::Kind::Limit,
+                                "tojson output would exceed " + std::to_string(m_o.maxBytes) + " bytes");
+    }
+
     void newline(int level)
     {
+        checkSize();
         if (!m_o.indented)
             return;
         out += '\n';
@@ -294,6 +302,7 @@ private:
 
     void writeString(std::string_view s)
     {
+        checkSize();
         out += '"';
         for (size_t pos = 0; pos < s.size();) {
             const size_t at = pos;
@@ -420,6 +429,9 @@ std::string dumpJson(const Value& value, const JsonDumpOptions& options)
 {
     JsonWriter w(options);
     w.write(value, 0);
+    if (options.maxBytes && w.out.size() > options.maxBytes)
+        throw TemplateError(TemplateError::Kind::Limit,
+                            "tojson output would exceed " + std::to_string(options.maxBytes) + " bytes");
     return std::move(w.out);
 }
 

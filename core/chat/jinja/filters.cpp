@@ -133,6 +133,8 @@ FILTER(attr)
 {
     const ArgBinder b(args, "attr", {"name"});
     const std::string name = b.get(0, Value("")).str();
+    if (input.isUndefined())
+        interp.failUndefined(input);
     if (input.isNative())
         return input.asNative().getAttr(name);
     if (methodKind(input, name) != MethodKind::None)
@@ -295,6 +297,7 @@ FILTER(indent)
     }
     if (b.get(1, Value(false)).truthy())
         out = indention + out;
+    interp.allocate(out.size());
     return input.isMarkup() ? Value::markup(std::move(out)) : Value(std::move(out));
 }
 
@@ -322,11 +325,15 @@ FILTER(pprint)
 FILTER(replace)
 {
     const ArgBinder b(args, "replace", {"old", "new", "count"});
-    const Value& count = b.get(2, kNone);
-    const std::string out = pystr::replace(str(input), str(b.get(0, Value(""))), str(b.get(1, Value(""))),
-                                           count.isNull() ? -1 : count.asInt());
-    interp.checkSize(out.size());
-    return Value(out);
+    const Value count = b.get(2, kNone);
+    const std::string s = str(input);
+    const std::string from = str(b.get(0, Value("")));
+    const std::string to = str(b.get(1, Value("")));
+    const int64_t n = count.isNull() ? -1 : count.asInt();
+    const size_t size = pystr::replacedSize(s, from, to, n);
+    interp.checkSize(size);
+    interp.allocate(size);
+    return Value(pystr::replace(s, from, to, n));
 }
 
 FILTER(round)
@@ -457,8 +464,9 @@ FILTER(tojson)
         o.keySeparator = pair[1].asString();
     }
     o.sortKeys = b.get(3, Value(false)).truthy();
+    o.maxBytes = interp.limits().maxOutputBytes;
     std::string out = dumpJson(input, o);
-    interp.checkSize(out.size());
+    interp.allocate(out.size());
     return Value(std::move(out));
 }
 
@@ -475,7 +483,16 @@ FILTER(trim)
 FILTER(truncate)
 {
     const ArgBinder b(args, "truncate", {"length", "killwords", "end", "leeway"});
-    const std::string s = str(input);
+    if (!input.isString()) {
+        // jinja2 does not convert: only something with a len() that is
+        // short enough comes back unchanged.
+        CallArgs none;
+        const int64_t n = length(interp, input, none).asInt();
+        if (n <= b.get(0, Value(255)).asInt() + (b.get(3, kNone).isNull() ? 5 : b.get(3, kNone).asInt()))
+            return input;
+        interp.fail("'" + std::string(ops::typeName(input)) + "' object has no attribute 'rsplit'");
+    }
+    const std::string s = input.asString();
     const int64_t length = b.get(0, Value(255)).asInt();
     const std::string end = b.get(2, Value("...")).str();
     const int64_t leeway = b.get(3, kNone).isNull() ? 5 : b.get(3, kNone).asInt();
@@ -550,6 +567,10 @@ FILTER(wordwrap)
     const ArgBinder b(args, "wordwrap", {"width", "break_long_words", "wrapstring", "break_on_hyphens"});
     const int64_t width = std::max<int64_t>(1, b.get(0, Value(79)).asInt());
     const bool breakLong = b.get(1, Value(true)).truthy();
+    if (input.isUndefined())
+        interp.failUndefined(input);
+    if (!input.isString())
+        interp.fail("'" + std::string(ops::typeName(input)) + "' object has no attribute 'splitlines'");
     const std::string wrap = b.get(2, kNone).isNull() ? std::string("\n") : b.get(2, kNone).str();
     std::string out;
     const std::vector<std::string> paragraphs = pystr::splitlines(str(input), false);

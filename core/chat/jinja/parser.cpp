@@ -384,6 +384,10 @@ Target Parser::parseAssignTarget(bool withTuple, bool nameOnly, std::string_view
 
 Program parse(std::string_view source)
 {
+    if (source.size() > kMaxSourceBytes)
+        throw TemplateError(TemplateError::Kind::Syntax, "the template is larger than " +
+                                                             std::to_string(kMaxSourceBytes >> 20) +
+                                                             " MiB; chat templates are a few KiB");
     return detail::Parser(source).run();
 }
 

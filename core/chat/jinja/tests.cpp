@@ -236,8 +236,10 @@ Value dict(Interpreter& interp, CallArgs& args)
     return Value::object(std::move(obj));
 }
 
-Value cycler(Interpreter&, CallArgs& args)
+Value cycler(Interpreter& interp, CallArgs& args)
 {
+    if (args.args.empty())
+        interp.fail("at least one item has to be provided");
     return Value::native(std::make_shared<Cycler>(args.args));
 }
 

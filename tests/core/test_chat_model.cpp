@@ -1,0 +1,229 @@
+// ChatTemplate::forModel and the built-in fallbacks: the real models, and
+// small hand-made GGUF files (a broken template, no template, vocabularies
+// with the turn markers of different families).
+
+#include "test_support.h"
+
+#include "chat/chat_template.h"
+#include "gguf/gguf.h"
+
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <fstream>
+#include <thread>
+
+using namespace hearth;
+using namespace hearth::chat;
+
+namespace {
+
+// A metadata-only GGUF file (no tensors), built byte by byte.
+class GgufBytes {
+public:
+    GgufBytes& string(std::string_view key, std::string_view value)
+    {
+        header(key, 8);
+        str(value);
+        return *this;
+    }
+    GgufBytes& u32(std::string_view key, uint32_t value)
+    {
+        header(key, 4);
+        num(value);
+        return *this;
+    }
+    GgufBytes& strings(std::string_view key, const std::vector<std::string>& values)
+    {
+        header(key, 9);
+        num<uint32_t>(8);
+        num<uint64_t>(values.size());
+        for (const std::string& v : values)
+            str(v);
+        return *this;
+    }
+    std::string write(const QTemporaryDir& dir, const char* name) const
+    {
+        std::vector<uint8_t> file = {'G', 'G', 'U', 'F'};
+        const auto put = [&](auto v) {
+            const auto* p = reinterpret_cast<const uint8_t*>(&v);
+            file.insert(file.end(), p, p + sizeof v);
+        };
+        put(uint32_t{3});
+        put(uint64_t{0});
+        put(static_cast<uint64_t>(m_count));
+        file.insert(file.end(), m_kv.begin(), m_kv.end());
+        while (file.size() % 32)
+            file.push_back(0);
+        const std::string path = dir.filePath(QString::fromLatin1(name)).toStdString();
+        std::ofstream(path, std::ios::binary)
+            .write(reinterpret_cast<const char*>(file.data()), static_cast<std::streamsize>(file.size()));
+        return path;
+    }
+
+private:
+    template <typename T>
+    void num(T v)
+    {
+        const auto* p = reinterpret_cast<const uint8_t*>(&v);
+        m_kv.insert(m_kv.end(), p, p + sizeof v);
+    }
+    void str(std::string_view s)
+    {
+        num<uint64_t>(s.size());
+        m_kv.insert(m_kv.end(), s.begin(), s.end());
+    }
+    void header(std::string_view key, uint32_t type)
+    {
+        ++m_count;
+        str(key);
+        num(type);
+    }
+    std::vector<uint8_t> m_kv;
+    size_t m_count = 0;
+};
+
+Value conversation()
+{
+    return Value::fromJson(R"([{"role":"system","content":"Be brief."},{"role":"user","content":"Hi"}])");
+}
+
+} // namespace
+
+class TestChatModel : public QObject {
+    Q_OBJECT
+
+private slots:
+    void smolLm2UsesItsOwnTemplate()
+    {
+        HEARTH_REQUIRE_MODEL(path, smolLm2Path);
+        const gguf::File file(path);
+        std::string warning = "stale";
+        const ChatTemplate t = ChatTemplate::forModel(file, &warning);
+        QCOMPARE(t.name(), std::string_view("file"));
+        QVERIFY(warning.empty());
+        RenderOptions o;
+        QCOMPARE(QString::fromStdString(t.render(conversation(), o)),
+                 QStringLiteral("<|im_start|>system\nBe brief.<|im_end|>\n<|im_start|>user\nHi<|im_end|>\n"
+                                "<|im_start|>assistant\n"));
+    }
+
+    void gemma3WithoutTemplateFallsBackToGemma()
+    {
+        HEARTH_REQUIRE_MODEL(path, gemma3Path);
+        const gguf::File file(path);
+        QVERIFY(!file.find("tokenizer.chat_template"));
+        std::string warning;
+        const ChatTemplate t = ChatTemplate::forModel(file, &warning);
+        QCOMPARE(t.name(), std::string_view("gemma"));
+        QVERIFY(QByteArray::fromStdString(warning).contains("no chat template"));
+        RenderOptions o;
+        o.bosToken = "<bos>";
+        QCOMPARE(QString::fromStdString(t.render(conversation(), o)),
+                 QStringLiteral("<bos><start_of_turn>user\nBe brief.\n\nHi<end_of_turn>\n<start_of_turn>model\n"));
+    }
+
+    void brokenTemplateFallsBackWithItsError()
+    {
+        QTemporaryDir dir;
+        const std::string path = GgufBytes()
+                                     .string("general.architecture", "qwen2")
+                                     .string("tokenizer.chat_template", "{% for m in messages %}{{ m.content ")
+                                     .write(dir, "broken.gguf");
+        std::string warning;
+        const ChatTemplate t = ChatTemplate::forModel(gguf::File(path), &warning);
+        QCOMPARE(t.name(), std::string_view("chatml"));
+        QVERIFY2(QByteArray::fromStdString(warning).contains("line 1, column"), warning.c_str());
+    }
+
+    void detectsTheFamilyFromTheVocabulary_data()
+    {
+        QTest::addColumn<QString>("arch");
+        QTest::addColumn<QStringList>("tokens");
+        QTest::addColumn<QString>("expected");
+        const auto row = [](const char* name, const char* arch, QStringList tokens, const char* expected) {
+            QTest::newRow(name) << QString::fromLatin1(arch) << tokens << QString::fromLatin1(expected);
+        };
+        row("llama3 markers", "llama", {"<|begin_of_text|>", "<|start_header_id|>", "<|eot_id|>"}, "llama3");
+        row("chatml markers on llama", "llama", {"<s>", "<|im_start|>", "<|im_end|>"}, "chatml");
+        row("gemma markers", "gemma3", {"<bos>", "<start_of_turn>", "<end_of_turn>"}, "gemma");
+        row("gemma by architecture", "gemma2", {"<bos>", "hello"}, "gemma");
+        row("phi3 markers", "phi3", {"<|user|>", "<|assistant|>", "<|end|>"}, "phi3");
+        row("command-r markers", "command-r", {"<|START_OF_TURN_TOKEN|>", "<|CHATBOT_TOKEN|>"}, "command-r");
+        row("deepseek markers", "deepseek2", {QStringLiteral("<｜User｜>"), QStringLiteral("<｜Assistant｜>")},
+            "deepseek");
+        row("mistral markers", "llama", {"<s>", "[INST]", "[/INST]"}, "mistral");
+        row("plain llama", "llama", {"<s>", "</s>", "hello"}, "llama2");
+        row("unknown family", "rwkv7", {"a", "b"}, "chatml");
+    }
+
+    void detectsTheFamilyFromTheVocabulary()
+    {
+        QFETCH(QString, arch);
+        QFETCH(QStringList, tokens);
+        QFETCH(QString, expected);
+        QTemporaryDir dir;
+        std::vector<std::string> vocab;
+        for (const QString& t : tokens)
+            vocab.push_back(t.toStdString());
+        const std::string path = GgufBytes()
+                                     .string("general.architecture", arch.toStdString())
+                                     .strings("tokenizer.ggml.tokens", vocab)
+                                     .write(dir, "vocab.gguf");
+        const gguf::File file(path);
+        QCOMPARE(QString::fromLatin1(ChatTemplate::detectBuiltin(file)), expected);
+        std::string warning;
+        QCOMPARE(QString::fromLatin1(ChatTemplate::forModel(file, &warning).name()), expected);
+        QVERIFY(!warning.empty());
+    }
+
+    void everyBuiltinParsesAndRenders()
+    {
+        const std::vector<std::string_view> names = ChatTemplate::builtinNames();
+        QVERIFY(names.size() >= 9);
+        for (const std::string_view name : names) {
+            const ChatTemplate t = ChatTemplate::builtin(name);
+            QCOMPARE(t.name(), name);
+            QVERIFY(!t.render(conversation(), RenderOptions{}).empty());
+        }
+        QVERIFY_THROWS_EXCEPTION(Error, ChatTemplate::builtin("no-such-format"));
+    }
+
+    void renderPassesTheHuggingFaceVariables()
+    {
+        const ChatTemplate t = ChatTemplate::parse(
+            "{{ bos_token }}|{{ eos_token }}|{{ add_generation_prompt }}|{{ tools }}|{{ documents }}|"
+            "{{ enable_thinking is defined }}|{{ messages|length }}|{{ custom }}|{{ tools is none }}");
+        RenderOptions o;
+        o.bosToken = "<s>";
+        o.eosToken = "</s>";
+        o.extra = {{"custom", Value::fromJson("{\"k\": [1]}")}};
+        QCOMPARE(QString::fromStdString(t.render(conversation(), o)),
+                 QStringLiteral("<s>|</s>|True|None|None|False|2|{'k': [1]}|True"));
+        o.enableThinking = false;
+        o.addGenerationPrompt = false;
+        o.tools = Value::fromJson("[{\"name\": \"f\"}]");
+        QCOMPARE(QString::fromStdString(t.render(conversation(), o)),
+                 QStringLiteral("<s>|</s>|False|[{'name': 'f'}]|None|True|2|{'k': [1]}|False"));
+    }
+
+    void rendersConcurrently()
+    {
+        const ChatTemplate t = ChatTemplate::builtin("llama3");
+        const std::string expected = t.render(conversation(), RenderOptions{});
+        std::vector<std::string> results(8);
+        std::vector<std::thread> threads;
+        for (size_t i = 0; i < results.size(); ++i)
+            threads.emplace_back([&, i] {
+                for (int k = 0; k < 50; ++k)
+                    results[i] = t.render(conversation(), RenderOptions{});
+            });
+        for (std::thread& th : threads)
+            th.join();
+        for (const std::string& r : results)
+            QCOMPARE(r, expected);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestChatModel)
+#include "test_chat_model.moc"
