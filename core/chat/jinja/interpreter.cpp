@@ -377,7 +377,7 @@ Interpreter::Flow Interpreter::exec(const Stmt& s)
         assign(set.target, eval(*set.value));
         break;
     }
-    case StmtKind::SetBlock: execSetBlock(static_cast<const SetBlockStmt&>(s)); break;
+    case StmtKind::SetBlock: return execSetBlock(static_cast<const SetBlockStmt&>(s));
     case StmtKind::Macro: {
         const auto& m = static_cast<const MacroStmt&>(s);
         assignName(m.symbol, Value::native(std::make_shared<MacroObject>(*m.def, m_scope)));
@@ -386,16 +386,23 @@ Interpreter::Flow Interpreter::exec(const Stmt& s)
     case StmtKind::CallBlock: execCallBlock(static_cast<const CallBlockStmt&>(s)); break;
     case StmtKind::FilterBlock: {
         const auto& fb = static_cast<const FilterBlockStmt&>(s);
-        std::string body = capture(fb.body, true);
+        Flow flow = Flow::Normal;
+        std::string body = capture(fb.body, true, flow);
+        if (flow != Flow::Normal)
+            return flow;
         Restore<std::string> input(m_filterInput);
         m_filterInput = std::move(body);
         write(eval(*fb.filter));
         break;
     }
-    case StmtKind::With: execWith(static_cast<const WithStmt&>(s)); break;
+    case StmtKind::With: return execWith(static_cast<const WithStmt&>(s));
     case StmtKind::Break: return Flow::Break;
     case StmtKind::Continue: return Flow::Continue;
-    case StmtKind::Body: writeText(capture(static_cast<const BodyStmt&>(s).body, true)); break;
+    case StmtKind::Body: {
+        Flow flow = Flow::Normal;
+        writeText(capture(static_cast<const BodyStmt&>(s).body, true, flow));
+        return flow; // only autoescape blocks may hold a break; they run inline
+    }
     case StmtKind::Unsupported: at(s); fail(static_cast<const UnsupportedStmt&>(s).message);
     }
     return Flow::Normal;
@@ -468,7 +475,7 @@ Value Interpreter::renderLoop(const ForStmt& loop, const Value& iterable, int de
     return Value(std::move(out));
 }
 
-std::string Interpreter::capture(const Body& body, bool scoped)
+std::string Interpreter::capture(const Body& body, bool scoped, Flow& flow)
 {
     std::string out;
     Restore<std::string*> restoreOut(m_out);
@@ -476,20 +483,24 @@ std::string Interpreter::capture(const Body& body, bool scoped)
     m_out = &out;
     if (scoped)
         m_scope = std::make_shared<Scope>(Scope{m_scope, {}});
-    execBody(body);
+    flow = execBody(body);
     return out;
 }
 
-void Interpreter::execSetBlock(const SetBlockStmt& s)
+Interpreter::Flow Interpreter::execSetBlock(const SetBlockStmt& s)
 {
-    std::string body = capture(s.body, true);
+    Flow flow = Flow::Normal;
+    std::string body = capture(s.body, true, flow);
+    if (flow != Flow::Normal)
+        return flow;
     if (!s.filter) {
         assign(s.target, Value(std::move(body)));
-        return;
+        return flow;
     }
     Restore<std::string> input(m_filterInput);
     m_filterInput = std::move(body);
     assign(s.target, eval(*s.filter));
+    return flow;
 }
 
 void Interpreter::execCallBlock(const CallBlockStmt& s)
@@ -503,7 +514,7 @@ void Interpreter::execCallBlock(const CallBlockStmt& s)
     write(this->call(callee, args));
 }
 
-void Interpreter::execWith(const WithStmt& s)
+Interpreter::Flow Interpreter::execWith(const WithStmt& s)
 {
     std::vector<Value> values;
     for (const ExprPtr& v : s.values)
@@ -512,7 +523,7 @@ void Interpreter::execWith(const WithStmt& s)
     m_scope = std::make_shared<Scope>(Scope{m_scope, {}});
     for (size_t i = 0; i < values.size(); ++i)
         assign(s.targets[i], values[i]);
-    execBody(s.body);
+    return execBody(s.body);
 }
 
 Value Interpreter::callMacro(const MacroDef& def, const std::shared_ptr<Scope>& closure, CallArgs& args)

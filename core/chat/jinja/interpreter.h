@@ -136,10 +136,13 @@ private:
     void writeText(std::string_view text);
     Flow execIf(const IfStmt& s);
     Flow execFor(const ForStmt& s, const Value& iterable, int depth0);
-    void execSetBlock(const SetBlockStmt& s);
+    Flow execSetBlock(const SetBlockStmt& s);
     void execCallBlock(const CallBlockStmt& s);
-    void execWith(const WithStmt& s);
-    std::string capture(const Body& body, bool scoped);
+    Flow execWith(const WithStmt& s);
+    // Renders body into a string. jinja2 compiles filter, set and with
+    // bodies inline, so a break/continue inside ends the enclosing loop:
+    // `flow` says whether one did.
+    std::string capture(const Body& body, bool scoped, Flow& flow);
     void assign(const Target& target, const Value& value);
     void assignName(int symbol, const Value& value);
 

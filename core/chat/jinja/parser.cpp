@@ -302,8 +302,11 @@ StmtPtr Parser::parseBlock()
         parseExpression();
     }
     const std::string end = "end" + tag;
-    const int loops = m_loopDepth; // a block is a function of its own in jinja2
-    m_loopDepth = 0;
+    // block and generation bodies are functions of their own in jinja2;
+    // autoescape bodies run inline.
+    const int loops = m_loopDepth;
+    if (tag != "autoescape")
+        m_loopDepth = 0;
     node->body = parseStatements({end}, true);
     m_loopDepth = loops;
     if (tag == "block")
