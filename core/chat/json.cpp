@@ -1,5 +1,6 @@
 #include "chat/json.h"
 
+#include "chat/numbers.h"
 #include "chat/template_error.h"
 #include "chat/unicode.h"
 
@@ -226,11 +227,7 @@ private:
             if (std::from_chars(first, last, i).ec == std::errc())
                 return Value(i);
         }
-        double d = 0;
-        const auto res = std::from_chars(first, last, d);
-        if (res.ec == std::errc::result_out_of_range)
-            d = (*first == '-') ? -HUGE_VAL : HUGE_VAL;
-        return Value(d);
+        return Value(parseDouble(std::string_view(first, static_cast<size_t>(last - first))).value_or(0.0));
     }
 
     std::string_view m_s;

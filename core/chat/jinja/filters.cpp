@@ -6,6 +6,7 @@
 #include "chat/jinja/ops.h"
 #include "chat/jinja/pystring.h"
 #include "chat/json.h"
+#include "chat/numbers.h"
 #include "chat/unicode.h"
 
 #include <algorithm>
@@ -106,14 +107,7 @@ std::optional<double> parsePyFloat(std::string_view text)
     }
     if (clean.empty() || clean.find_first_not_of("0123456789+-.eE") != std::string::npos)
         return std::nullopt;
-    const char* first = clean.data() + (clean[0] == '+' ? 1 : 0);
-    double d = 0;
-    const auto res = std::from_chars(first, clean.data() + clean.size(), d);
-    if (res.ptr != clean.data() + clean.size())
-        return std::nullopt;
-    if (res.ec == std::errc::result_out_of_range)
-        d = std::fabs(d) < 1 ? 0.0 * (neg ? -1 : 1) : (neg ? -HUGE_VAL : HUGE_VAL);
-    return d;
+    return parseDouble(std::string_view(clean).substr(clean[0] == '+' ? 1 : 0));
 }
 
 namespace {

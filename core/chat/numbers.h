@@ -1,0 +1,47 @@
+// Locale-independent text → double for the engine (JSON numbers, float
+// literals, float() of strings): std::from_chars where the standard library
+// has it for floating point, a classic-locale stream otherwise (older libc++).
+#pragma once
+
+#include <charconv>
+#include <cmath>
+#include <locale>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <string_view>
+
+namespace hearth::chat {
+
+// Parses all of `text` (a decimal floating-point number, no leading '+');
+// out-of-range values become ±inf (or ±0 when too small). nullopt when the
+// text is not a number.
+inline std::optional<double> parseDouble(std::string_view text)
+{
+    if (text.empty())
+        return std::nullopt;
+#if defined(__cpp_lib_to_chars) && __cpp_lib_to_chars >= 201611L
+    double d = 0;
+    const auto res = std::from_chars(text.data(), text.data() + text.size(), d);
+    if (res.ptr != text.data() + text.size())
+        return std::nullopt;
+    if (res.ec == std::errc::result_out_of_range) {
+        const bool neg = text[0] == '-';
+        // from_chars leaves d unchanged on overflow: decide by the exponent.
+        const size_t e = text.find_first_of("eE");
+        const bool tiny = e != std::string_view::npos && text.find('-', e) != std::string_view::npos;
+        return tiny ? (neg ? -0.0 : 0.0) : (neg ? -HUGE_VAL : HUGE_VAL);
+    }
+    return d;
+#else
+    std::istringstream in{std::string(text)};
+    in.imbue(std::locale::classic());
+    double d = 0;
+    in >> d;
+    if (in.fail() || in.peek() != std::char_traits<char>::eof())
+        return std::nullopt;
+    return d;
+#endif
+}
+
+} // namespace hearth::chat
