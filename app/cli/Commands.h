@@ -18,3 +18,5 @@ std::span<const CliCommand> cliCommands();
 
 int runInfo(const QStringList& args);
 int runTemplate(const QStringList& args);
+int runTokenize(const QStringList& args);   // TokenizeCommand.cpp
+int runDetokenize(const QStringList& args); // TokenizeCommand.cpp

@@ -1,6 +1,6 @@
 // Hostile chat templates: every one must stop with a clear TemplateError —
 // never hang, crash, overflow the stack or exhaust memory. Each case prints
-// how long it took to stop; bench/chat_template_bench reports the same
+// how long it took to stop; bench/chat/bench_chat_template reports the same
 // figures (the target is well under a second; the bound asserted here only
 // catches hangs).
 

@@ -1,4 +1,4 @@
-// chat_template_bench [TEMPLATE.jinja] [--renders N]
+// bench_chat_template [TEMPLATE.jinja] [--renders N]
 //
 // Renders a 50-message conversation with the Llama 3.1 chat template
 // (../shared/testdata/chat-templates/meta-llama-Llama-3.1-8B-Instruct.jinja
@@ -150,7 +150,7 @@ int main(int argc, char** argv)
         renderBenchmark(t, label, renders);
         hostileBenchmark();
     } catch (const Error& e) {
-        std::fprintf(stderr, "chat_template_bench: %s\n", e.what());
+        std::fprintf(stderr, "bench_chat_template: %s\n", e.what());
         return 1;
     }
     return 0;
