@@ -1,16 +1,17 @@
 // ChatTemplate::forModel and the built-in fallbacks: the real models, and
-// small hand-made GGUF files (a broken template, no template, vocabularies
+// small synthetic GGUF files (a broken template, no template, vocabularies
 // with the turn markers of different families).
 
 #include "test_support.h"
 
 #include "chat/chat_template.h"
 #include "gguf/gguf.h"
+#include "gguf/gguf_writer.h"
 
 #include <QTemporaryDir>
 #include <QTest>
 
-#include <fstream>
+#include <span>
 #include <thread>
 
 using namespace hearth;
@@ -18,70 +19,20 @@ using namespace hearth::chat;
 
 namespace {
 
-// A metadata-only GGUF file (no tensors), built byte by byte.
-class GgufBytes {
-public:
-    GgufBytes& string(std::string_view key, std::string_view value)
-    {
-        header(key, 8);
-        str(value);
-        return *this;
-    }
-    GgufBytes& u32(std::string_view key, uint32_t value)
-    {
-        header(key, 4);
-        num(value);
-        return *this;
-    }
-    GgufBytes& strings(std::string_view key, const std::vector<std::string>& values)
-    {
-        header(key, 9);
-        num<uint32_t>(8);
-        num<uint64_t>(values.size());
-        for (const std::string& v : values)
-            str(v);
-        return *this;
-    }
-    std::string write(const QTemporaryDir& dir, const char* name) const
-    {
-        std::vector<uint8_t> file = {'G', 'G', 'U', 'F'};
-        const auto put = [&](auto v) {
-            const auto* p = reinterpret_cast<const uint8_t*>(&v);
-            file.insert(file.end(), p, p + sizeof v);
-        };
-        put(uint32_t{3});
-        put(uint64_t{0});
-        put(static_cast<uint64_t>(m_count));
-        file.insert(file.end(), m_kv.begin(), m_kv.end());
-        while (file.size() % 32)
-            file.push_back(0);
-        const std::string path = dir.filePath(QString::fromLatin1(name)).toStdString();
-        std::ofstream(path, std::ios::binary)
-            .write(reinterpret_cast<const char*>(file.data()), static_cast<std::streamsize>(file.size()));
-        return path;
-    }
-
-private:
-    template <typename T>
-    void num(T v)
-    {
-        const auto* p = reinterpret_cast<const uint8_t*>(&v);
-        m_kv.insert(m_kv.end(), p, p + sizeof v);
-    }
-    void str(std::string_view s)
-    {
-        num<uint64_t>(s.size());
-        m_kv.insert(m_kv.end(), s.begin(), s.end());
-    }
-    void header(std::string_view key, uint32_t type)
-    {
-        ++m_count;
-        str(key);
-        num(type);
-    }
-    std::vector<uint8_t> m_kv;
-    size_t m_count = 0;
-};
+// A metadata-only GGUF file written with gguf::Writer.
+std::string writeGguf(const QTemporaryDir& dir, const char* name, std::string_view arch,
+                      const std::vector<std::string>& tokens, std::string_view chatTemplate = {})
+{
+    gguf::Writer w;
+    w.addString("general.architecture", arch);
+    if (!tokens.empty())
+        w.addStringArray("tokenizer.ggml.tokens", std::span<const std::string>(tokens));
+    if (!chatTemplate.empty())
+        w.addString("tokenizer.chat_template", chatTemplate);
+    const std::string path = dir.filePath(QString::fromLatin1(name)).toStdString();
+    w.write(path);
+    return path;
+}
 
 Value conversation()
 {
@@ -126,10 +77,7 @@ private slots:
     void brokenTemplateFallsBackWithItsError()
     {
         QTemporaryDir dir;
-        const std::string path = GgufBytes()
-                                     .string("general.architecture", "qwen2")
-                                     .string("tokenizer.chat_template", "{% for m in messages %}{{ m.content ")
-                                     .write(dir, "broken.gguf");
+        const std::string path = writeGguf(dir, "broken.gguf", "qwen2", {}, "{% for m in messages %}{{ m.content ");
         std::string warning;
         const ChatTemplate t = ChatTemplate::forModel(gguf::File(path), &warning);
         QCOMPARE(t.name(), std::string_view("chatml"));
@@ -166,10 +114,7 @@ private slots:
         std::vector<std::string> vocab;
         for (const QString& t : tokens)
             vocab.push_back(t.toStdString());
-        const std::string path = GgufBytes()
-                                     .string("general.architecture", arch.toStdString())
-                                     .strings("tokenizer.ggml.tokens", vocab)
-                                     .write(dir, "vocab.gguf");
+        const std::string path = writeGguf(dir, "vocab.gguf", arch.toStdString(), vocab);
         const gguf::File file(path);
         QCOMPARE(QString::fromLatin1(ChatTemplate::detectBuiltin(file)), expected);
         std::string warning;
