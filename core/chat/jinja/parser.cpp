@@ -358,7 +358,7 @@ Target Parser::toTarget(const Expr& e, bool withNamespace)
     if (e.kind == ExprKind::Tuple) {
         t.kind = Target::Kind::Tuple;
         for (const ExprPtr& item : static_cast<const SeqExpr&>(e).items)
-            t.items.push_back(toTarget(*item, false));
+            t.items.push_back(toTarget(*item, withNamespace));
         return t;
     }
     static constexpr const char* kNames[] = {"const",  "name", "list",   "tuple",  "dict",    "getattr", "getitem",
