@@ -4,6 +4,7 @@
 #pragma once
 
 #include <charconv>
+#include <clocale>
 #include <cmath>
 #include <locale>
 #include <optional>
@@ -42,6 +43,19 @@ inline std::optional<double> parseDouble(std::string_view text)
         return std::nullopt;
     return d;
 #endif
+}
+
+// printf writes the locale's decimal point (a Qt application runs in the
+// user's locale, e.g. "3,14" in German); Python always writes '.'. Call on
+// the text of one number formatted with snprintf.
+inline void useDotDecimalPoint(std::string& number)
+{
+    const char* dp = std::localeconv()->decimal_point;
+    if (!dp || (dp[0] == '.' && dp[1] == '\0'))
+        return;
+    const std::string_view point(dp);
+    if (const size_t at = number.find(point); at != std::string::npos)
+        number.replace(at, point.size(), ".");
 }
 
 } // namespace hearth::chat

@@ -11,6 +11,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <clocale>
 #include <span>
 #include <thread>
 
@@ -150,6 +151,30 @@ private slots:
         o.tools = Value::fromJson("[{\"name\": \"f\"}]");
         QCOMPARE(QString::fromStdString(t.render(conversation(), o)),
                  QStringLiteral("<s>|</s>|False|[{'name': 'f'}]|None|True|2|{'k': [1]}|False"));
+    }
+
+    // A Qt application runs in the user's locale; renders must not change
+    // (decimal commas, translated month names).
+    void rendersTheSameInAnyLocale()
+    {
+        const ChatTemplate t = ChatTemplate::parse(
+            "{{ 2.5 }} {{ '%.2f'|format(3.14159) }} {{ '{:.1f}'.format(0.25) }} {{ 1.25|round(1) }} "
+            "{{ 1500000|filesizeformat }} {{ strftime_now('%A %d %B %Y') }}");
+        RenderOptions o;
+        o.now = calendarTime(2025, 3, 5);
+        const QString expected = QStringLiteral("2.5 3.14 0.2 1.2 1.5 MB Wednesday 05 March 2025");
+        QCOMPARE(QString::fromStdString(t.render(Value::array(), o)), expected);
+        const std::string old = std::setlocale(LC_ALL, nullptr);
+        const char* locales[] = {"de_DE.UTF-8", "fr_FR.UTF-8", "de_DE", "fr_FR", "German", "French"};
+        const char* used = nullptr;
+        for (const char* l : locales)
+            if ((used = std::setlocale(LC_ALL, l)))
+                break;
+        if (!used)
+            QSKIP("no German or French locale installed here");
+        const std::string got = t.render(Value::array(), o);
+        std::setlocale(LC_ALL, old.c_str());
+        QCOMPARE(QString::fromStdString(got), expected);
     }
 
     void rendersConcurrently()

@@ -71,7 +71,9 @@ double pyRound(double x, int64_t n)
     if (n >= 0) {
         char buf[512];
         std::snprintf(buf, sizeof buf, "%.*f", static_cast<int>(std::min<int64_t>(n, 340)), x);
-        return std::strtod(buf, nullptr);
+        std::string text(buf);
+        useDotDecimalPoint(text);
+        return parseDouble(text).value_or(x);
     }
     const double p = std::pow(10.0, static_cast<double>(-n));
     const double y = x / p;

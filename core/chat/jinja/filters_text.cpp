@@ -4,6 +4,7 @@
 #include "chat/jinja/filters_impl.h"
 #include "chat/jinja/ops.h"
 #include "chat/jinja/pystring.h"
+#include "chat/numbers.h"
 #include "chat/unicode.h"
 
 #include <algorithm>
@@ -64,11 +65,13 @@ FILTER(filesizeformat)
     for (int i = 0; i < 8; ++i) {
         unit *= base;
         if (bytes < unit || i == 7) {
-            std::snprintf(buf, sizeof buf, "%.1f %s", base * bytes / unit, binary ? kBinary[i] : kDecimal[i]);
-            break;
+            std::snprintf(buf, sizeof buf, "%.1f", base * bytes / unit);
+            std::string number(buf);
+            useDotDecimalPoint(number);
+            return Value(number + " " + (binary ? kBinary[i] : kDecimal[i]));
         }
     }
-    return Value(buf);
+    return Value(std::string()); // not reached: the last unit always fits
 }
 
 FILTER(indent)
@@ -241,7 +244,8 @@ FILTER(urlencode)
         std::string out;
         for (const char ch : s) {
             const auto c = static_cast<unsigned char>(ch);
-            if (std::isalnum(c) || c == '_' || c == '.' || c == '-' || c == '~' || (!forQuery && c == '/')) {
+            const bool alnum = (c >= '0' && c <= '9') || ((c | 0x20) >= 'a' && (c | 0x20) <= 'z'); // ASCII only
+            if (alnum || c == '_' || c == '.' || c == '-' || c == '~' || (!forQuery && c == '/')) {
                 out += static_cast<char>(c);
             } else if (forQuery && c == ' ') {
                 out += '+';
