@@ -6,6 +6,7 @@ std::span<const CliCommand> cliCommands()
 {
     static const std::array commands{
         CliCommand{"info", "Show a GGUF model's metadata and tensors", runInfo},
+        CliCommand{"template", "Render a chat template with a conversation", runTemplate},
         CliCommand{"tokenize", "Print the token ids of the text on stdin", runTokenize},
         CliCommand{"detokenize", "Print the text of the token ids on stdin", runDetokenize},
     };

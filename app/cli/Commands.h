@@ -17,5 +17,6 @@ struct CliCommand {
 std::span<const CliCommand> cliCommands();
 
 int runInfo(const QStringList& args);
+int runTemplate(const QStringList& args);
 int runTokenize(const QStringList& args);   // TokenizeCommand.cpp
 int runDetokenize(const QStringList& args); // TokenizeCommand.cpp
