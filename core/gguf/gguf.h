@@ -67,6 +67,8 @@ public:
     // Any integer type (and bool) as int64; nullopt for other types or a
     // uint64 above INT64_MAX.
     std::optional<int64_t> toInt() const;
+    // Any non-negative integer as uint64 (all of a UInt64's range).
+    std::optional<uint64_t> toUInt64() const;
     // Float32/Float64, or any integer type, as double.
     std::optional<double> toFloat() const;
     std::optional<bool> toBool() const;
@@ -85,6 +87,10 @@ public:
 
 private:
     friend class Parser;
+    // Decodes one fixed-size little-endian element of type t at p.
+    static int64_t decodeInt(ValueType t, const uint8_t* p);
+    static double decodeFloat(ValueType t, const uint8_t* p);
+
     ValueType m_type = ValueType::UInt8;
     ValueType m_elemType = ValueType::UInt8;
     union {

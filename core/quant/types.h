@@ -46,9 +46,12 @@ enum class GgmlType : uint32_t {
     TQ1_0 = 34,
     TQ2_0 = 35,
     MXFP4 = 39,
+    NVFP4 = 40,
+    Q1_0 = 41,
+    Q2_0 = 42,
 };
 
-inline constexpr uint32_t kGgmlTypeIdLimit = 40; // one past the largest id
+inline constexpr uint32_t kGgmlTypeIdLimit = 43; // one past the largest id
 
 // Converts `n` elements (a multiple of blockSize) of a row.
 using DequantizeRowFn = void (*)(const void* src, float* dst, int64_t n);
