@@ -14,7 +14,7 @@ namespace hearth::cpu {
 namespace {
 // Spins before sleeping: long enough to bridge the gap between two ops, short
 // enough not to steal a busy machine's cores for long.
-constexpr int kSpinIterations = 20000;
+constexpr int kSpinIterations = 2000;
 } // namespace
 
 ThreadPool::ThreadPool(int threads) : m_threads(threads < 1 ? 1 : threads)

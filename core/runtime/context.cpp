@@ -156,6 +156,7 @@ bool Context::decode(std::span<const BatchToken> batch, const std::atomic<bool>*
         if (!runMicroBatch(batch.subspan(start, len), abort))
             return false;
     }
+    ++m_decodeCount;
     return true;
 }
 

@@ -70,6 +70,9 @@ public:
     // Logits of the i-th output of the last decode() (in batch order).
     std::span<const float> logits(int64_t i) const;
     int64_t outputCount() const { return m_nOutputs; }
+    // Counts successful decode() calls (sessions use it to know whether the
+    // current logits are still theirs).
+    uint64_t decodeCount() const { return m_decodeCount; }
     int64_t vocabSize() const { return m_model->params().nVocab; }
 
     // Re-rotates K for positions moved by KvCache::shiftSequence(). decode()
@@ -93,6 +96,7 @@ private:
     std::unique_ptr<Buffer> m_scratch;
     std::vector<float> m_logits; // [n_vocab, outputs]
     int64_t m_nOutputs = 0;
+    uint64_t m_decodeCount = 0;
 
     // Inputs of the micro-batch being run (the op list points into them).
     std::vector<int32_t> m_tokens, m_pos, m_seq, m_slots, m_outRows;

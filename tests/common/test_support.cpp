@@ -77,12 +77,18 @@ std::string toolPython()
     return fs::exists(py, ec) ? py.string() : std::string("python3");
 }
 
-std::string makeSyntheticModels(const std::string& outDir)
+std::string makeSyntheticModels(const std::string& outDir, const std::vector<std::string>& only)
 {
     QProcess p;
     p.setProcessChannelMode(QProcess::MergedChannels);
     const std::string script = sourceDir() + "/scripts/refs/make_synthetic_models.py";
-    p.start(QString::fromStdString(toolPython()), {QString::fromStdString(script), QString::fromStdString(outDir)});
+    QStringList args{QString::fromStdString(script), QString::fromStdString(outDir)};
+    if (!only.empty()) {
+        args << QStringLiteral("--only");
+        for (const std::string& name : only)
+            args << QString::fromStdString(name);
+    }
+    p.start(QString::fromStdString(toolPython()), args);
     if (!p.waitForStarted(10000))
         return "cannot start " + toolPython();
     if (!p.waitForFinished(120000) || p.exitStatus() != QProcess::NormalExit || p.exitCode() != 0)

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 namespace testsupport {
 
@@ -24,7 +25,7 @@ std::string sourceDir();
 std::string toolPython();
 // Runs scripts/refs/make_synthetic_models.py into `outDir`; returns "" on
 // success, else why it could not (no Python, no gguf package, ...).
-std::string makeSyntheticModels(const std::string& outDir);
+std::string makeSyntheticModels(const std::string& outDir, const std::vector<std::string>& only = {});
 // tests/data/<area> in the source tree.
 std::string dataDir(const std::string& area);
 
