@@ -58,23 +58,26 @@ void ropeCache(const RopeParams& p, float pos, int64_t headDim, float* cache)
     }
 }
 
-// Rotates the first nRot values of one head (in place allowed).
+// Rotates the first nRot values of one head (in place allowed). llama.cpp's
+// build lets GCC fuse x0·cos - x1·sin into fma(x0, cos, -(x1·sin)) and
+// x0·sin + x1·cos into fma(x0, sin, x1·cos) (GNU dialect, FMA target): the
+// same fused forms here keep every rotated value bit-identical.
 void rotate(const RopeParams& p, const float* cache, const float* src, float* dst, int64_t headDim)
 {
     const int64_t n = p.nRot;
     if (p.mode == RopeMode::Normal) {
         for (int64_t i0 = 0; i0 < n; i0 += 2) {
             const float x0 = src[i0], x1 = src[i0 + 1];
-            dst[i0] = x0 * cache[i0] - x1 * cache[i0 + 1];
-            dst[i0 + 1] = x0 * cache[i0 + 1] + x1 * cache[i0];
+            dst[i0] = std::fma(x0, cache[i0], -(x1 * cache[i0 + 1]));
+            dst[i0 + 1] = std::fma(x0, cache[i0 + 1], x1 * cache[i0]);
         }
     } else {
         const int64_t half = n / 2;
         for (int64_t i0 = 0; i0 < n; i0 += 2) {
             const int64_t i = i0 / 2;
             const float x0 = src[i], x1 = src[i + half];
-            dst[i] = x0 * cache[i0] - x1 * cache[i0 + 1];
-            dst[i + half] = x0 * cache[i0 + 1] + x1 * cache[i0];
+            dst[i] = std::fma(x0, cache[i0], -(x1 * cache[i0 + 1]));
+            dst[i + half] = std::fma(x0, cache[i0 + 1], x1 * cache[i0]);
         }
     }
     if (dst != src)

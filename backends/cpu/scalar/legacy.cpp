@@ -1,7 +1,8 @@
-// Scalar reference kernels for the 32-element block formats (Q4_0, Q4_1,
-// Q5_0, Q5_1, Q8_0, IQ4_NL): an integer dot product per block with the Q8
-// activation partner, scaled per block, in the order of ggml's reference
-// vec_dot (the _1 formats add min · the partner's block sum).
+// Scalar kernels for the 32-element block formats (Q4_0, Q4_1, Q5_0, Q5_1,
+// Q8_0, IQ4_NL): integer dot products of four quants at a time with the Q8
+// activation partner, scaled per block and accumulated in eight lanes in the
+// order of llama.cpp's x86 kernels (see ggml_order.h); the _1 formats add
+// Σ min · the partner's block sum after the reduction.
 //
 // Activations are converted to Q8_0 / Q8_1 the way llama.cpp's x86 builds
 // do it (ggml's AVX quantize_row_q8_0/_q8_1, which every x86 build of
@@ -11,6 +12,7 @@
 // matching them is what makes greedy outputs identical to llama.cpp's.
 #include "quant/legacy.h"
 #include "cpu/kernels.h"
+#include "cpu/scalar/ggml_order.h"
 #include "quant/iq4.h"
 #include "util/half.h"
 
@@ -75,107 +77,102 @@ void activationsQ8_1(const float* x, void* y, int64_t n)
     }
 }
 
+// The 32 products of one block summed the way ggml's x86 dot products do:
+// eight lanes of four consecutive products, as exact integers.
+template <typename QuantAt>
+void laneSums(const int8_t* y, QuantAt&& x, float* lanes)
+{
+    for (int l = 0; l < 8; ++l) {
+        int s = 0;
+        for (int e = 4 * l; e < 4 * l + 4; ++e)
+            s += x(e) * y[e];
+        lanes[l] = static_cast<float>(s);
+    }
+}
+
+// Σ over blocks of d_x·d_y · (block dot), accumulated per lane with fused
+// multiply-adds and reduced like ggml's hsum_float_8; `extra` is added after
+// the reduction (the _1 formats' Σ m·s).
+template <typename Block, typename Partner, typename QuantAt>
+float laneDot(const Block* x, const Partner* y, int64_t blocks, QuantAt&& quant, float extra = 0.0f)
+{
+    float acc[8] = {};
+    float lanes[8];
+    for (int64_t b = 0; b < blocks; ++b) {
+        const float d = f16ToF32(x[b].d) * f16ToF32(y[b].d);
+        laneSums(
+            y[b].qs, [&](int e) { return quant(x[b], e); }, lanes);
+        for (int l = 0; l < 8; ++l)
+            acc[l] = std::fma(d, lanes[l], acc[l]);
+    }
+    return order::hsum8(acc) + extra;
+}
+
+int nibble(const uint8_t* qs, int e)
+{
+    return e < 16 ? qs[e] & 0x0f : qs[e - 16] >> 4;
+}
+
+int fifthBit(const uint8_t* qh, int e)
+{
+    return static_cast<int>((highBits(qh) >> e) & 1u) << 4;
+}
+
+template <typename Block, typename Partner>
+float sumMinTimesSum(const Block* x, const Partner* y, int64_t blocks)
+{
+    float s = 0.0f;
+    for (int64_t b = 0; b < blocks; ++b)
+        s += f16ToF32(x[b].m) * f16ToF32(y[b].s);
+    return s;
+}
+
 void dotQ4_0(int64_t n, float* s, const void* w, const void* a)
 {
     const auto* x = static_cast<const BlockQ4_0*>(w);
     const auto* y = static_cast<const BlockQ8_0*>(a);
-    float sum = 0.0f;
-    for (int64_t b = 0; b < n / QK4_0; ++b) {
-        int sumi0 = 0, sumi1 = 0;
-        for (int j = 0; j < QK4_0 / 2; ++j) {
-            sumi0 += ((x[b].qs[j] & 0x0f) - 8) * y[b].qs[j];
-            sumi1 += ((x[b].qs[j] >> 4) - 8) * y[b].qs[j + QK4_0 / 2];
-        }
-        sum += static_cast<float>(sumi0 + sumi1) * f16ToF32(x[b].d) * f16ToF32(y[b].d);
-    }
-    *s = sum;
+    *s = laneDot(x, y, n / QK4_0, [](const BlockQ4_0& b, int e) { return nibble(b.qs, e) - 8; });
 }
 
 void dotQ4_1(int64_t n, float* s, const void* w, const void* a)
 {
     const auto* x = static_cast<const BlockQ4_1*>(w);
     const auto* y = static_cast<const BlockQ8_1*>(a);
-    float sum = 0.0f;
-    for (int64_t b = 0; b < n / QK4_1; ++b) {
-        int sumi0 = 0, sumi1 = 0;
-        for (int j = 0; j < QK4_1 / 2; ++j) {
-            sumi0 += (x[b].qs[j] & 0x0f) * y[b].qs[j];
-            sumi1 += (x[b].qs[j] >> 4) * y[b].qs[j + QK4_1 / 2];
-        }
-        sum += (f16ToF32(x[b].d) * f16ToF32(y[b].d)) * static_cast<float>(sumi0 + sumi1) +
-               f16ToF32(x[b].m) * f16ToF32(y[b].s);
-    }
-    *s = sum;
+    const int64_t nb = n / QK4_1;
+    *s = laneDot(
+        x, y, nb, [](const BlockQ4_1& b, int e) { return nibble(b.qs, e); }, sumMinTimesSum(x, y, nb));
 }
 
 void dotQ5_0(int64_t n, float* s, const void* w, const void* a)
 {
     const auto* x = static_cast<const BlockQ5_0*>(w);
     const auto* y = static_cast<const BlockQ8_0*>(a);
-    float sum = 0.0f;
-    for (int64_t b = 0; b < n / QK5_0; ++b) {
-        const uint32_t qh = highBits(x[b].qh);
-        int sumi0 = 0, sumi1 = 0;
-        for (int j = 0; j < QK5_0 / 2; ++j) {
-            const int h0 = static_cast<int>(((qh >> j) << 4) & 0x10);
-            const int h1 = static_cast<int>((qh >> (j + 12)) & 0x10);
-            sumi0 += (((x[b].qs[j] & 0x0f) | h0) - 16) * y[b].qs[j];
-            sumi1 += (((x[b].qs[j] >> 4) | h1) - 16) * y[b].qs[j + QK5_0 / 2];
-        }
-        sum += (f16ToF32(x[b].d) * f16ToF32(y[b].d)) * static_cast<float>(sumi0 + sumi1);
-    }
-    *s = sum;
+    *s = laneDot(x, y, n / QK5_0, [](const BlockQ5_0& b, int e) { return (nibble(b.qs, e) | fifthBit(b.qh, e)) - 16; });
 }
 
 void dotQ5_1(int64_t n, float* s, const void* w, const void* a)
 {
     const auto* x = static_cast<const BlockQ5_1*>(w);
     const auto* y = static_cast<const BlockQ8_1*>(a);
-    float sum = 0.0f;
-    for (int64_t b = 0; b < n / QK5_1; ++b) {
-        const uint32_t qh = highBits(x[b].qh);
-        int sumi0 = 0, sumi1 = 0;
-        for (int j = 0; j < QK5_1 / 2; ++j) {
-            const int h0 = static_cast<int>(((qh >> j) << 4) & 0x10);
-            const int h1 = static_cast<int>((qh >> (j + 12)) & 0x10);
-            sumi0 += ((x[b].qs[j] & 0x0f) | h0) * y[b].qs[j];
-            sumi1 += ((x[b].qs[j] >> 4) | h1) * y[b].qs[j + QK5_1 / 2];
-        }
-        sum += (f16ToF32(x[b].d) * f16ToF32(y[b].d)) * static_cast<float>(sumi0 + sumi1) +
-               f16ToF32(x[b].m) * f16ToF32(y[b].s);
-    }
-    *s = sum;
+    const int64_t nb = n / QK5_1;
+    *s = laneDot(
+        x, y, nb, [](const BlockQ5_1& b, int e) { return nibble(b.qs, e) | fifthBit(b.qh, e); },
+        sumMinTimesSum(x, y, nb));
 }
 
 void dotQ8_0(int64_t n, float* s, const void* w, const void* a)
 {
     const auto* x = static_cast<const BlockQ8_0*>(w);
     const auto* y = static_cast<const BlockQ8_0*>(a);
-    float sum = 0.0f;
-    for (int64_t b = 0; b < n / QK8_0; ++b) {
-        int sumi = 0;
-        for (int j = 0; j < QK8_0; ++j)
-            sumi += x[b].qs[j] * y[b].qs[j];
-        sum += static_cast<float>(sumi) * (f16ToF32(x[b].d) * f16ToF32(y[b].d));
-    }
-    *s = sum;
+    *s = laneDot(x, y, n / QK8_0, [](const BlockQ8_0& b, int e) { return static_cast<int>(b.qs[e]); });
 }
 
 void dotIQ4_NL(int64_t n, float* s, const void* w, const void* a)
 {
     const auto* x = static_cast<const BlockIQ4_NL*>(w);
     const auto* y = static_cast<const BlockQ8_0*>(a);
-    float sum = 0.0f;
-    for (int64_t b = 0; b < n / QK4_NL; ++b) {
-        const float d = f16ToF32(y[b].d) * f16ToF32(x[b].d);
-        int sumi1 = 0, sumi2 = 0;
-        for (int j = 0; j < QK4_NL / 2; ++j) {
-            sumi1 += y[b].qs[j] * kValuesIQ4NL[x[b].qs[j] & 0x0f];
-            sumi2 += y[b].qs[j + QK4_NL / 2] * kValuesIQ4NL[x[b].qs[j] >> 4];
-        }
-        sum += d * static_cast<float>(sumi1 + sumi2);
-    }
-    *s = sum;
+    *s = laneDot(x, y, n / QK4_NL,
+                 [](const BlockIQ4_NL& b, int e) { return static_cast<int>(kValuesIQ4NL[nibble(b.qs, e)]); });
 }
 
 void set(KernelTable& t, GgmlType type, GgmlType partner, VecDotFn dot)
