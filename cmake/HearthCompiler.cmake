@@ -36,3 +36,13 @@ if(HEARTH_ASAN)
         add_link_options(-fsanitize=address,undefined)
     endif()
 endif()
+
+if(HEARTH_FUZZ)
+    if(NOT CMAKE_CXX_COMPILER_ID MATCHES "Clang")
+        message(FATAL_ERROR "HEARTH_FUZZ needs clang (libFuzzer): use the fuzz preset")
+    endif()
+    # Coverage for libFuzzer everywhere; the fuzz targets link its main.
+    add_compile_options(-fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer
+                        -fno-sanitize-recover=undefined)
+    add_link_options(-fsanitize=address,undefined)
+endif()

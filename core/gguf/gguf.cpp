@@ -36,8 +36,18 @@ std::optional<std::string> splitSiblingPath(const std::string& path, int index, 
 
 File::File(const std::string& path) : m_path(path)
 {
-    m_maps.push_back(std::make_unique<MappedFile>(path));
-    ParsedFile first = parseFile(*m_maps.front(), path);
+    init(std::make_unique<MappedFile>(path));
+}
+
+File::File(std::string name, std::span<const uint8_t> bytes) : m_path(std::move(name)), m_inMemory(true)
+{
+    init(std::make_unique<MappedFile>(MappedFile::borrow(bytes.data(), bytes.size(), m_path)));
+}
+
+void File::init(std::unique_ptr<MappedFile> map)
+{
+    m_maps.push_back(std::move(map));
+    ParsedFile first = parseFile(*m_maps.front(), m_path);
     m_version = first.version;
     m_alignment = first.alignment;
     m_dataOffset = first.dataOffset;
@@ -59,6 +69,8 @@ void File::openSplits()
     if (no != 0)
         fail("split.no", "is " + std::to_string(no) + ": open the first file of the split (-00001-of-" +
                              std::to_string(*count) + ")");
+    if (m_inMemory)
+        fail("split.count", "is " + std::to_string(*count) + ": a split model must be opened from its files");
     for (int i = 1; i < *count; ++i) {
         const std::optional<std::string> sibling = splitSiblingPath(m_path, i, static_cast<int>(*count));
         if (!sibling)

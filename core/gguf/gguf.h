@@ -13,8 +13,9 @@
 //
 // Every refusal is a hearth::Error naming the file, the key or tensor, what
 // was expected and the byte offset. Counts and lengths are checked against
-// the bytes that remain before anything is allocated, so hostile files cannot
-// make the reader allocate more than a small multiple of their size.
+// the bytes that remain before anything is allocated, and what the reader
+// allocates is bounded by the file's size plus 1 MiB (a file that would
+// need more, with tens of thousands of tiny keys or tensors, is refused).
 //
 // Thread-safety: a File is immutable after construction; any thread may read
 // it. Values and tensor infos point into the mapping and live as long as the
@@ -28,6 +29,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -131,6 +133,10 @@ public:
     // any file whose `split.count` is > 1) opens its siblings too and presents
     // all their tensors as one model. Throws hearth::Error.
     explicit File(const std::string& path);
+    // Parses a GGUF file held in memory, named `name` in errors. Nothing is
+    // copied: `bytes` must outlive the File. A split model cannot be opened
+    // this way (its other parts are files).
+    File(std::string name, std::span<const uint8_t> bytes);
 
     const std::string& path() const { return m_path; }
     uint32_t version() const { return m_version; }
@@ -170,9 +176,11 @@ public:
     [[noreturn]] void fail(std::string_view key, const std::string& what) const;
 
 private:
+    void init(std::unique_ptr<MappedFile> first);
     void openSplits();
 
     std::string m_path;
+    bool m_inMemory = false;
     uint32_t m_version = 0;
     uint64_t m_alignment = 32;
     uint64_t m_dataOffset = 0;

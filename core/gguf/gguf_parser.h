@@ -24,8 +24,8 @@ struct ParsedFile {
 // Validates the whole header and every tensor's data range against the
 // mapping. Throws hearth::Error naming `path`, what is wrong and where.
 // Memory: the bookkeeping it allocates is charged against the file's size
-// (plus a small fixed allowance) before it is allocated, so no file makes it
-// allocate more than its own size.
+// plus a fixed 1 MiB before it is allocated, so no file makes it allocate
+// more than that.
 ParsedFile parseFile(const MappedFile& map, const std::string& path);
 
 // `s` quoted for an error message: at most 80 characters, control bytes

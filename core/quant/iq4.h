@@ -9,7 +9,11 @@
 //           b%2 of scales_l[b/2] and bits 2b..2b+1 of scales_h; nibbles of
 //           each sub-block as in iq4_nl
 //
-// f16 fields hold the bit pattern. Dequantizers are the scalar reference.
+// f16 fields hold the bit pattern. Dequantizers are the scalar reference;
+// the quantizers follow ggml's reference (quantize_row_iq4_nl_ref,
+// quantize_row_iq4_xs_ref): per 32 elements, the scale whose nearest-value
+// rounding fits best in weighted least squares (weights x^2), and for
+// iq4_xs the sub-block scales stored as 6-bit multiples of the largest/32.
 #pragma once
 
 #include <cstdint>
@@ -36,5 +40,8 @@ static_assert(sizeof(BlockIQ4_XS) == 136, "iq4_xs block must be 136 bytes");
 
 void dequantizeRowIQ4_NL(const BlockIQ4_NL* x, float* y, int64_t n);
 void dequantizeRowIQ4_XS(const BlockIQ4_XS* x, float* y, int64_t n);
+
+void quantizeRowIQ4_NL(const float* x, BlockIQ4_NL* y, int64_t n);
+void quantizeRowIQ4_XS(const float* x, BlockIQ4_XS* y, int64_t n);
 
 } // namespace hearth

@@ -22,9 +22,9 @@
 //
 // Dequantizers are the scalar reference (ggml's arithmetic and order).
 // quantizeRowQ8_K is bit-exact with ggml's quantize_row_q8_K_ref. The
-// q4_K/q5_K/q6_K quantizers search per sub-block for the scale (and min)
-// that minimizes a weighted squared error, as ggml's reference quantizers
-// do; q2_K/q3_K have a simpler one for test data.
+// weight quantizers search per sub-block for the scale (and min) that
+// minimizes a weighted error, step for step as ggml's reference quantizers
+// (quantize_row_q{2..6}_K_ref) do, and write the same bytes.
 #pragma once
 
 #include <cstdint>

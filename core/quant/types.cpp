@@ -79,10 +79,12 @@ TraitsTable makeTable()
     t.add(GgmlType::IQ2_XS, "iq2_xs", 256, 74, true);
     t.add(GgmlType::IQ3_XXS, "iq3_xxs", 256, 98, true);
     t.add(GgmlType::IQ1_S, "iq1_s", 256, 50, true);
-    t.add(GgmlType::IQ4_NL, "iq4_nl", 32, 18, true, dequantizeAs<BlockIQ4_NL, dequantizeRowIQ4_NL>);
+    t.add(GgmlType::IQ4_NL, "iq4_nl", 32, 18, true,
+          dequantizeAs<BlockIQ4_NL, dequantizeRowIQ4_NL>, quantizeAs<BlockIQ4_NL, quantizeRowIQ4_NL>);
     t.add(GgmlType::IQ3_S, "iq3_s", 256, 110, true);
     t.add(GgmlType::IQ2_S, "iq2_s", 256, 82, true);
-    t.add(GgmlType::IQ4_XS, "iq4_xs", 256, 136, true, dequantizeAs<BlockIQ4_XS, dequantizeRowIQ4_XS>);
+    t.add(GgmlType::IQ4_XS, "iq4_xs", 256, 136, true,
+          dequantizeAs<BlockIQ4_XS, dequantizeRowIQ4_XS>, quantizeAs<BlockIQ4_XS, quantizeRowIQ4_XS>);
     t.add(GgmlType::I8, "i8", 1, 1, false);
     t.add(GgmlType::I16, "i16", 1, 2, false);
     t.add(GgmlType::I32, "i32", 1, 4, false);

@@ -62,7 +62,7 @@ MappedFile::MappedFile(const std::string& path) : m_path(path)
 
 void MappedFile::release() noexcept
 {
-    if (m_data)
+    if (m_data && !m_borrowed)
         UnmapViewOfFile(m_data);
     if (m_mappingHandle)
         CloseHandle(m_mappingHandle);
@@ -84,7 +84,7 @@ void MappedFile::prefetch(size_t offset, size_t length) const
     PrefetchVirtualMemory(GetCurrentProcess(), 1, &range, 0);
 }
 
-size_t MappedFile::residentBytes() const
+size_t MappedFile::residentBytes(size_t, size_t) const
 {
     return 0;
 }
@@ -122,7 +122,7 @@ MappedFile::MappedFile(const std::string& path) : m_path(path)
 
 void MappedFile::release() noexcept
 {
-    if (m_data)
+    if (m_data && !m_borrowed)
         ::munmap(const_cast<uint8_t*>(m_data), m_size);
     m_data = nullptr;
     m_size = 0;
@@ -130,7 +130,7 @@ void MappedFile::release() noexcept
 
 void MappedFile::prefetch(size_t offset, size_t length) const
 {
-    if (!m_data || offset >= m_size)
+    if (!m_data || m_borrowed || offset >= m_size)
         return;
     const size_t page = static_cast<size_t>(::sysconf(_SC_PAGESIZE));
     const size_t begin = offset / page * page;
@@ -138,26 +138,42 @@ void MappedFile::prefetch(size_t offset, size_t length) const
     ::madvise(const_cast<uint8_t*>(m_data + begin), end - begin, MADV_WILLNEED);
 }
 
-size_t MappedFile::residentBytes() const
+size_t MappedFile::residentBytes(size_t offset, size_t length) const
 {
-    if (!m_data)
+    if (offset >= m_size)
+        return 0;
+    length = std::min(length, m_size - offset);
+    if (m_borrowed)
+        return length;
+    if (!m_data || length == 0)
         return 0;
     const size_t page = static_cast<size_t>(::sysconf(_SC_PAGESIZE));
-    const size_t pages = (m_size + page - 1) / page;
+    const size_t begin = offset / page * page;
+    const size_t pages = (offset + length - begin + page - 1) / page;
 #ifdef __APPLE__
     std::vector<char> vec(pages);
 #else
     std::vector<unsigned char> vec(pages);
 #endif
-    if (::mincore(const_cast<uint8_t*>(m_data), m_size, vec.data()) != 0)
+    if (::mincore(const_cast<uint8_t*>(m_data + begin), offset + length - begin, vec.data()) != 0)
         return 0;
     size_t resident = 0;
     for (auto v : vec)
         resident += (v & 1) ? page : 0;
-    return std::min(resident, m_size);
+    return resident;
 }
 
 #endif
+
+MappedFile MappedFile::borrow(const uint8_t* data, size_t size, std::string name)
+{
+    MappedFile m;
+    m.m_path = std::move(name);
+    m.m_data = size > 0 ? data : nullptr;
+    m.m_size = size;
+    m.m_borrowed = true;
+    return m;
+}
 
 MappedFile::~MappedFile()
 {
@@ -176,6 +192,7 @@ MappedFile& MappedFile::operator=(MappedFile&& other) noexcept
         m_path = std::move(other.m_path);
         m_data = std::exchange(other.m_data, nullptr);
         m_size = std::exchange(other.m_size, 0);
+        m_borrowed = std::exchange(other.m_borrowed, false);
 #ifdef _WIN32
         m_fileHandle = std::exchange(other.m_fileHandle, nullptr);
         m_mappingHandle = std::exchange(other.m_mappingHandle, nullptr);

@@ -17,6 +17,10 @@ public:
     MappedFile() = default;
     // Maps `path` read-only. Throws hearth::Error naming the file on failure.
     explicit MappedFile(const std::string& path);
+    // Presents `size` bytes the caller owns as if they were a mapped file
+    // named `name` (in-memory files, tests, fuzzing). Nothing is copied;
+    // the memory must outlive the object.
+    static MappedFile borrow(const uint8_t* data, size_t size, std::string name);
     ~MappedFile();
 
     MappedFile(MappedFile&& other) noexcept;
@@ -31,8 +35,10 @@ public:
     // Hints the OS that [offset, offset+length) will be read soon.
     void prefetch(size_t offset, size_t length) const;
     // Bytes of the mapping that are resident in RAM now (best effort; 0 where
-    // the platform cannot tell).
-    size_t residentBytes() const;
+    // the platform cannot tell), whole pages counted.
+    size_t residentBytes() const { return residentBytes(0, m_size); }
+    // The same for the pages that hold [offset, offset+length).
+    size_t residentBytes(size_t offset, size_t length) const;
 
 private:
     void release() noexcept;
@@ -40,6 +46,7 @@ private:
     std::string m_path;
     const uint8_t* m_data = nullptr;
     size_t m_size = 0;
+    bool m_borrowed = false; // memory from borrow(): not ours to unmap
 #ifdef _WIN32
     void* m_fileHandle = nullptr;
     void* m_mappingHandle = nullptr;

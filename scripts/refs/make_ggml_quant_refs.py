@@ -36,6 +36,8 @@ TYPES = [
     ("q5_K", 256, 176, "quantize_row_q5_K_ref"),
     ("q6_K", 256, 210, "quantize_row_q6_K_ref"),
     ("q8_K", 256, 292, "quantize_row_q8_K_ref"),
+    ("iq4_nl", 32, 18, "quantize_row_iq4_nl_ref"),
+    ("iq4_xs", 256, 136, "quantize_row_iq4_xs_ref"),
     ("f16", 1, 2, "ggml_fp32_to_fp16_row"),
     ("bf16", 1, 2, "ggml_fp32_to_bf16_row_ref"),
 ]

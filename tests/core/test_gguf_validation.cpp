@@ -131,11 +131,11 @@ private slots:
         row("overlap",
             Bytes{}.head(3, 0).tensor("a", {64}, 0, 0).tensor("b", {0}, 0, 0).tensor("c", {8}, 0, 128).padData(256),
             "tensor 'c' (data offset 128) overlaps tensor 'a'");
-        // 4000 tiny keys: their bookkeeping would take more memory than the
-        // file has bytes.
+        // 20,000 tiny keys: their bookkeeping would take more memory than the
+        // file's size plus 1 MiB.
         Bytes dense;
-        dense.head(0, 4000);
-        for (int i = 0; i < 4000; ++i)
+        dense.head(0, 20000);
+        for (int i = 0; i < 20000; ++i)
             dense.str(std::to_string(i)).num<uint32_t>(0).num<uint8_t>(1);
         row("denser than memory allows", dense, "bytes of memory");
     }
@@ -172,6 +172,37 @@ private slots:
         // Zero-element tensors may share an offset with others.
         const Bytes z = Bytes{}.head(2, 0).tensor("e", {0}, 0, 0).tensor("f", {8}, 0, 0).padData(32);
         QCOMPARE(gguf::File(files.write("zero.gguf", z.b)).tensors().size(), size_t(2));
+    }
+
+    // Synthetic test models are small but may have thousands of tensors.
+    void acceptsManyTinyTensors()
+    {
+        gguf::Writer w;
+        const std::array<int64_t, 1> ne{1};
+        const std::vector<uint8_t> one(4, 0);
+        for (int i = 0; i < 3000; ++i)
+            w.addTensor("blk." + std::to_string(i) + ".weight", GgmlType::F32, ne, one);
+        const std::vector<uint8_t> bytes = w.bytes();
+        QCOMPARE(gguf::File("tiny-tensors", bytes).tensors().size(), size_t(3000));
+    }
+
+    void opensFilesInMemory()
+    {
+        gguf::Writer w;
+        w.addString("general.architecture", "llama");
+        const std::array<int64_t, 1> ne{32};
+        w.addTensor("t", GgmlType::Q8_0, ne, std::vector<uint8_t>(34, 3));
+        const std::vector<uint8_t> bytes = w.bytes();
+        const gguf::File f("in-memory", bytes);
+        QCOMPARE(f.architecture(), std::string_view("llama"));
+        QCOMPARE(f.findTensor("t")->data, bytes.data() + f.dataOffset());
+        const std::vector<uint8_t> cut(bytes.begin(), bytes.end() - 31); // 30 bytes are padding
+        try {
+            gguf::File broken("in-memory", cut);
+            QFAIL("a truncated buffer was accepted");
+        } catch (const Error& e) {
+            QVERIFY(QString::fromUtf8(e.what()).startsWith(QStringLiteral("in-memory: at byte")));
+        }
     }
 
     void opensSplitModels()

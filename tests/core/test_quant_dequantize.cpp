@@ -77,8 +77,8 @@ private slots:
             const TypeTraits& t = typeTraits(*parseTypeName(name));
             QVERIFY2(t.dequantize, name);
         }
-        for (const char* name :
-             {"f32", "f16", "bf16", "q4_0", "q4_1", "q5_0", "q5_1", "q8_0", "q8_1", "q4_K", "q5_K", "q6_K", "q8_K"}) {
+        for (const char* name : {"f32", "f16", "bf16", "q4_0", "q4_1", "q5_0", "q5_1", "q8_0", "q8_1", "q2_K", "q3_K",
+                                 "q4_K", "q5_K", "q6_K", "q8_K", "iq4_nl", "iq4_xs"}) {
             const TypeTraits& t = typeTraits(*parseTypeName(name));
             QVERIFY2(t.quantize, name);
         }
