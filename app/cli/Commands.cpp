@@ -6,6 +6,8 @@ std::span<const CliCommand> cliCommands()
 {
     static const std::array commands{
         CliCommand{"info", "Show a GGUF model's metadata and tensors", runInfo},
+        CliCommand{"tokenize", "Print the token ids of the text on stdin", runTokenize},
+        CliCommand{"detokenize", "Print the text of the token ids on stdin", runDetokenize},
     };
     return commands;
 }

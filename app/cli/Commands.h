@@ -17,3 +17,5 @@ struct CliCommand {
 std::span<const CliCommand> cliCommands();
 
 int runInfo(const QStringList& args);
+int runTokenize(const QStringList& args);   // TokenizeCommand.cpp
+int runDetokenize(const QStringList& args); // TokenizeCommand.cpp
