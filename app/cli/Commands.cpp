@@ -8,6 +8,7 @@ std::span<const CliCommand> cliCommands()
         CliCommand{"info", "Show a GGUF model's metadata and tensors", runInfo},
         CliCommand{"tokenize", "Print the token ids of the text on stdin", runTokenize},
         CliCommand{"detokenize", "Print the text of the token ids on stdin", runDetokenize},
+        CliCommand{"template", "Render a chat template with a conversation", runTemplate},
     };
     return commands;
 }

@@ -19,3 +19,4 @@ std::span<const CliCommand> cliCommands();
 int runInfo(const QStringList& args);
 int runTokenize(const QStringList& args);   // TokenizeCommand.cpp
 int runDetokenize(const QStringList& args); // TokenizeCommand.cpp
+int runTemplate(const QStringList& args);
