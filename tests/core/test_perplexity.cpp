@@ -13,6 +13,7 @@
 #include "runtime/perplexity.h"
 #include "util/error.h"
 
+#include <QCoreApplication>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -75,5 +76,11 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestPerplexity)
+int main(int argc, char** argv)
+{
+    qputenv("QTEST_FUNCTION_TIMEOUT", "1800000"); // slow on a busy two-core machine
+    QCoreApplication app(argc, argv);
+    TestPerplexity test;
+    return QTest::qExec(&test, argc, argv);
+}
 #include "test_perplexity.moc"
