@@ -17,6 +17,9 @@ struct CliCommand {
 std::span<const CliCommand> cliCommands();
 
 int runInfo(const QStringList& args);
-int runTemplate(const QStringList& args);
 int runTokenize(const QStringList& args);   // TokenizeCommand.cpp
 int runDetokenize(const QStringList& args); // TokenizeCommand.cpp
+int runTemplate(const QStringList& args);
+int runRun(const QStringList& args);        // RunCommand.cpp
+int runChat(const QStringList& args);       // ChatCommand.cpp
+int runPerplexity(const QStringList& args); // PerplexityCommand.cpp

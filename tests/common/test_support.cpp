@@ -1,5 +1,8 @@
 #include "test_support.h"
 
+#include <QProcess>
+#include <QStringList>
+
 #include <cstdlib>
 #include <filesystem>
 
@@ -50,6 +53,52 @@ std::string sourceDir()
     if (const std::string d = env("HEARTH_SOURCE_DIR"); !d.empty())
         return d;
     return HEARTH_SOURCE_DIR;
+}
+
+std::string toolPython()
+{
+    if (const std::string p = env("HEARTH_PYTHON"); !p.empty())
+        return p;
+    std::string venv = env("HEARTH_VENV");
+    if (venv.empty()) {
+        std::string cache = env("HEARTH_CACHE_DIR");
+        if (cache.empty()) {
+            const std::string xdg = env("XDG_CACHE_HOME");
+            cache = (xdg.empty() ? env("HOME") + "/.cache" : xdg) + "/hearth";
+        }
+        venv = cache + "/venv";
+    }
+#ifdef _WIN32
+    const fs::path py = fs::path(venv) / "Scripts" / "python.exe";
+#else
+    const fs::path py = fs::path(venv) / "bin" / "python";
+#endif
+    std::error_code ec;
+    return fs::exists(py, ec) ? py.string() : std::string("python3");
+}
+
+std::string makeSyntheticModels(const std::string& outDir, const std::vector<std::string>& only)
+{
+    QProcess p;
+    p.setProcessChannelMode(QProcess::MergedChannels);
+    const std::string script = sourceDir() + "/scripts/refs/make_synthetic_models.py";
+    QStringList args{QString::fromStdString(script), QString::fromStdString(outDir)};
+    if (!only.empty()) {
+        args << QStringLiteral("--only");
+        for (const std::string& name : only)
+            args << QString::fromStdString(name);
+    }
+    p.start(QString::fromStdString(toolPython()), args);
+    if (!p.waitForStarted(10000))
+        return "cannot start " + toolPython();
+    if (!p.waitForFinished(120000) || p.exitStatus() != QProcess::NormalExit || p.exitCode() != 0)
+        return "make_synthetic_models.py failed: " + p.readAll().toStdString();
+    return {};
+}
+
+std::string dataDir(const std::string& area)
+{
+    return sourceDir() + "/tests/data/" + area;
 }
 
 std::string testdataDir()

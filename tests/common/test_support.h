@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 namespace testsupport {
 
@@ -18,8 +19,19 @@ std::string gemma3Path();  // gemma-3-270m-q4_k_m.gguf
 std::string testdataDir();
 // The repository root.
 std::string sourceDir();
+// The tooling Python (numpy + gguf, made by scripts/setup): $HEARTH_PYTHON,
+// else $HEARTH_VENV/bin/python, else the venv under the cache dir, else
+// "python3" from PATH.
+std::string toolPython();
+// Runs scripts/refs/make_synthetic_models.py into `outDir`; returns "" on
+// success, else why it could not (no Python, no gguf package, ...).
+std::string makeSyntheticModels(const std::string& outDir, const std::vector<std::string>& only = {});
+// tests/data/<area> in the source tree.
+std::string dataDir(const std::string& area);
 
 inline constexpr const char* kModelsMissing = "real models not found: run scripts/setup (or set HEARTH_MODELS_DIR)";
+inline constexpr const char* kPythonMissing =
+    "tooling Python with numpy + gguf not found: run scripts/setup (or set HEARTH_PYTHON)";
 inline constexpr const char* kTestdataMissing = "../shared/testdata not found (set HEARTH_TESTDATA_DIR)";
 
 } // namespace testsupport

@@ -1,0 +1,88 @@
+// Matrix multiplication with weights in their file format: dst [out, n] =
+// W [in, out] · x [in, n]. Phase 0 converts the activations to the weight
+// type's dot partner (Q8_0 / Q8_1 / Q8_K blocks, f16, bf16) into the work
+// area, once for all output rows; phase 1 computes dot products, the output
+// rows split over threads so each weight row is read by one thread only.
+#include "cpu/kernels.h"
+#include "cpu/ops.h"
+
+#include <algorithm>
+
+namespace hearth::cpu {
+
+namespace {
+
+bool needsConversion(const TypeKernels& k)
+{
+    return k.vecDotType != GgmlType::F32;
+}
+
+size_t partnerRowBytes(const Op& op)
+{
+    const TypeKernels& k = typeKernels(op.src[0].type);
+    return alignUp(rowBytes(k.vecDotType, op.src[1].ne[0]));
+}
+
+// Output rows handled together, so one block of weight rows stays in cache
+// while every token of the batch passes over it.
+constexpr int64_t kRowBlock = 16;
+
+} // namespace
+
+size_t matMulWorkBytes(const Op& op)
+{
+    const TypeKernels& k = typeKernels(op.src[0].type);
+    if (!needsConversion(k))
+        return 0;
+    return partnerRowBytes(op) * static_cast<size_t>(op.src[1].rows());
+}
+
+void runMatMul(const Op& op, int phase, const ExecContext& ctx)
+{
+    const Tensor& w = op.src[0];
+    const Tensor& x = op.src[1];
+    const TypeKernels& k = typeKernels(w.type);
+    const int64_t nIn = w.ne[0];
+    const int64_t nOut = w.ne[1];
+    const int64_t nTok = x.rows();
+    const bool convert = needsConversion(k);
+    const size_t partnerBytes = convert ? partnerRowBytes(op) : 0;
+
+    const auto tokenRow = [&](int64_t t) -> const void* {
+        if (convert)
+            return ctx.work + partnerBytes * static_cast<size_t>(t);
+        return x.f32Row(t % x.ne[1], (t / x.ne[1]) % x.ne[2], t / (x.ne[1] * x.ne[2]));
+    };
+
+    if (phase == 0) {
+        if (!convert)
+            return;
+        const FromFloatFn quantize = typeKernels(k.vecDotType).fromFloat;
+        int64_t begin, end;
+        splitRange(nTok, ctx.ith, ctx.nth, begin, end);
+        for (int64_t t = begin; t < end; ++t) {
+            const float* src = x.f32Row(t % x.ne[1], (t / x.ne[1]) % x.ne[2], t / (x.ne[1] * x.ne[2]));
+            quantize(src, ctx.work + partnerBytes * static_cast<size_t>(t), nIn);
+        }
+        return;
+    }
+
+    // Split output rows in whole blocks so threads never share a cache line
+    // of dst when n == 1.
+    const int64_t blocks = (nOut + kRowBlock - 1) / kRowBlock;
+    int64_t b0, b1;
+    splitRange(blocks, ctx.ith, ctx.nth, b0, b1);
+    for (int64_t b = b0; b < b1; ++b) {
+        const int64_t o0 = b * kRowBlock;
+        const int64_t o1 = std::min(o0 + kRowBlock, nOut);
+        for (int64_t t = 0; t < nTok; ++t) {
+            const void* a = tokenRow(t);
+            float* out =
+                op.dst.f32Row(t % op.dst.ne[1], (t / op.dst.ne[1]) % op.dst.ne[2], t / (op.dst.ne[1] * op.dst.ne[2]));
+            for (int64_t o = o0; o < o1; ++o)
+                k.vecDot(nIn, out + o, w.row(o), a);
+        }
+    }
+}
+
+} // namespace hearth::cpu

@@ -1,0 +1,157 @@
+#include "model/model.h"
+
+#include "util/error.h"
+
+#include <array>
+#include <utility>
+
+namespace hearth {
+
+namespace {
+
+using Factory = std::unique_ptr<Model> (*)(std::shared_ptr<const gguf::File>, Backend&);
+
+struct Family {
+    std::string_view arch;
+    Factory create;
+};
+
+// llama.cpp's architecture names. "mistral" files use "llama".
+constexpr std::array kFamilies{
+    Family{"llama", createLlama},   Family{"qwen2", createQwen2},   Family{"qwen3", createQwen3},
+    Family{"gemma2", createGemma2}, Family{"gemma3", createGemma3}, Family{"phi3", createPhi3},
+};
+
+std::string shapeText(const std::array<int64_t, 4>& ne, int dims)
+{
+    std::string s = "[";
+    for (int i = 0; i < dims; ++i)
+        s += (i ? ", " : "") + std::to_string(ne[static_cast<size_t>(i)]);
+    return s + "]";
+}
+
+} // namespace
+
+std::vector<std::string_view> Model::supportedArchitectures()
+{
+    std::vector<std::string_view> out;
+    for (const Family& f : kFamilies)
+        out.push_back(f.arch);
+    return out;
+}
+
+std::unique_ptr<Model> Model::create(std::shared_ptr<const gguf::File> file, Backend& backend)
+{
+    const std::string_view arch = file->architecture();
+    for (const Family& f : kFamilies) {
+        if (f.arch == arch)
+            return f.create(std::move(file), backend);
+    }
+    std::string list;
+    for (const Family& f : kFamilies)
+        list += (list.empty() ? "" : ", ") + std::string(f.arch);
+    throw Error(file->path() + ": unsupported architecture '" + std::string(arch) +
+                "' (general.architecture); supported: " + list);
+}
+
+Model::Model(std::shared_ptr<const gguf::File> file, ModelParams params, Backend& backend)
+    : m_file(std::move(file)), m_params(std::move(params)), m_backend(backend)
+{
+    m_weights.layers.resize(static_cast<size_t>(m_params.nLayer));
+}
+
+RopeParams Model::layerRope(int64_t /*layer*/, int64_t /*nCtx*/) const
+{
+    return m_params.rope;
+}
+
+std::string Model::layerName(int64_t layer, const char* what)
+{
+    return "blk." + std::to_string(layer) + "." + what;
+}
+
+Tensor Model::optional(const std::string& name, std::initializer_list<int64_t> shape) const
+{
+    const gguf::TensorInfo* info = m_file->findTensor(name);
+    if (!info)
+        return {};
+    std::array<int64_t, 4> want{1, 1, 1, 1};
+    int dims = 0;
+    for (int64_t v : shape)
+        want[static_cast<size_t>(dims++)] = v;
+    if (info->ne != want)
+        throw Error(m_file->path() + ": tensor '" + name + "' has shape " + shapeText(info->ne, info->nDims) +
+                    ", expected " + shapeText(want, dims));
+    Tensor t = Tensor::dense(info->type, info->ne[0], info->ne[1], info->ne[2], info->ne[3]);
+    t.data = const_cast<uint8_t*>(info->data); // weights are only ever read
+    return m_backend.prepareWeight(t);
+}
+
+Tensor Model::require(const std::string& name, std::initializer_list<int64_t> shape) const
+{
+    Tensor t = optional(name, shape);
+    if (!t.data)
+        throw Error(m_file->path() + ": tensor '" + name + "' is missing");
+    return t;
+}
+
+Tensor Model::norm(const std::string& name, int64_t n, bool required) const
+{
+    Tensor t = required ? require(name, {n}) : optional(name, {n});
+    if (t.data && t.type != GgmlType::F32)
+        throw Error(m_file->path() + ": tensor '" + name + "' must be f32, not " +
+                    std::string(typeTraits(t.type).name));
+    return t;
+}
+
+void Model::bindEmbeddings()
+{
+    const gguf::TensorInfo* embd = m_file->findTensor("token_embd.weight");
+    if (!embd)
+        throw Error(m_file->path() + ": tensor 'token_embd.weight' is missing");
+    m_params.nVocab = embd->ne[1];
+    const int64_t e = m_params.nEmbd, v = m_params.nVocab;
+    m_weights.tokenEmbd = require("token_embd.weight", {e, v});
+    m_weights.outputNorm = norm("output_norm.weight", e);
+    m_weights.output = optional("output.weight", {e, v});
+    if (!m_weights.output.data)
+        m_weights.output = m_weights.tokenEmbd; // tied embeddings
+}
+
+void Model::checkSupported() const
+{
+    const auto check = [&](const Tensor& w, const std::string& what) {
+        if (!w.data)
+            return;
+        Op op;
+        op.kind = OpKind::MatMul;
+        op.src[0] = w;
+        op.src[1] = Tensor::dense(GgmlType::F32, w.ne[0]);
+        op.dst = Tensor::dense(GgmlType::F32, w.ne[1]);
+        if (!m_backend.supports(op))
+            throw Error(m_file->path() + ": tensor '" + what + "' has type " + std::string(typeTraits(w.type).name) +
+                        ", which the " + m_backend.device().name + " backend cannot compute with");
+    };
+    Op rows;
+    rows.kind = OpKind::GetRows;
+    rows.src[0] = m_weights.tokenEmbd;
+    rows.dst = Tensor::dense(GgmlType::F32, m_weights.tokenEmbd.ne[0]);
+    if (!m_backend.supports(rows))
+        throw Error(m_file->path() + ": tensor 'token_embd.weight' has type " +
+                    std::string(typeTraits(m_weights.tokenEmbd.type).name) + ", which the backend cannot read");
+    check(m_weights.output, "output.weight");
+    for (size_t i = 0; i < m_weights.layers.size(); ++i) {
+        const LayerWeights& l = m_weights.layers[i];
+        const auto name = [&](const char* w) { return layerName(static_cast<int64_t>(i), w); };
+        check(l.wq, name("attn_q.weight"));
+        check(l.wk, name("attn_k.weight"));
+        check(l.wv, name("attn_v.weight"));
+        check(l.wqkv, name("attn_qkv.weight"));
+        check(l.wo, name("attn_output.weight"));
+        check(l.ffnGate, name("ffn_gate.weight"));
+        check(l.ffnUp, name("ffn_up.weight"));
+        check(l.ffnDown, name("ffn_down.weight"));
+    }
+}
+
+} // namespace hearth

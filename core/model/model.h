@@ -1,0 +1,116 @@
+// A loaded transformer: hyperparameters, weights bound in place in the
+// mapped GGUF file, and the family's forward pass. One subclass per family
+// (llama.cpp, qwen2.cpp, qwen3.cpp, gemma2.cpp, gemma3.cpp, phi3.cpp), each
+// registered by architecture name in model.cpp.
+//
+// Tensor shapes are written ggml-style, innermost first: a weight
+// [n_in, n_out] has n_out rows of n_in values.
+//
+// Thread-safety: immutable after load; forward() may record into several
+// graphs at once. Ownership: shares the gguf::File, whose mapping holds the
+// weights.
+#pragma once
+
+#include "backend/backend.h"
+#include "gguf/gguf.h"
+#include "model/graph.h"
+#include "model/hparams.h"
+
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace hearth {
+
+struct LayerWeights {
+    Tensor attnNorm;     // [n_embd]
+    Tensor wq, wk, wv;   // [n_embd, heads·dk], [n_embd, kv_heads·dk], [n_embd, kv_heads·dv]
+    Tensor wqkv;         // phi3: [n_embd, (heads + 2·kv_heads)·dk] instead of wq/wk/wv
+    Tensor bq, bk, bv;   // qwen2: [heads·dk], [kv_heads·dk], [kv_heads·dv]
+    Tensor qNorm, kNorm; // qwen3, gemma3: [dk]
+    Tensor wo;           // [heads·dv, n_embd]
+    Tensor attnPostNorm; // gemma: [n_embd]
+    Tensor ffnNorm;      // [n_embd]
+    Tensor ffnGate;      // [n_embd, n_ff] (absent for phi3)
+    Tensor ffnUp;        // [n_embd, n_ff]; phi3: [n_embd, 2·n_ff] (gate then up)
+    Tensor ffnDown;      // [n_ff, n_embd]
+    Tensor ffnPostNorm;  // gemma: [n_embd]
+};
+
+struct ModelWeights {
+    Tensor tokenEmbd;           // [n_embd, n_vocab]
+    Tensor outputNorm;          // [n_embd]
+    Tensor output;              // [n_embd, n_vocab]; the token embedding when tied
+    Tensor ropeFreqs;           // llama3: [n_rot/2] frequency divisors (optional)
+    Tensor ropeLong, ropeShort; // phi3 longrope: [n_rot/2] (optional)
+    std::vector<LayerWeights> layers;
+};
+
+// Everything one forward call reads besides the weights. Arrays have one
+// entry per token of the batch unless stated otherwise; they must stay
+// valid until the op list has run.
+struct ForwardInputs {
+    int64_t nTokens = 0;
+    const int32_t* tokens = nullptr;
+    const int32_t* positions = nullptr;
+    const int32_t* cells = nullptr;      // KV cells the tokens' K and V are written to
+    int64_t nOutputs = 0;                // rows of logits wanted
+    const int32_t* outputRows = nullptr; // [nOutputs] batch indices of those rows; null: every row in order
+    Tensor logits;                       // [n_vocab, nOutputs] f32, caller-owned
+    std::vector<Tensor> kCache, vCache;  // per layer: [kvWidth, cells] views of the cache
+    AttentionMask mask;                  // cells scanned and who may see them
+    int64_t nCtx = 0;                    // context size (picks phi3's long rope factors)
+};
+
+class Model {
+public:
+    virtual ~Model() = default;
+
+    // Reads the architecture and builds the matching family. Throws
+    // hearth::Error naming an unknown architecture, a missing or misshapen
+    // tensor, or a tensor type `backend` cannot compute with.
+    static std::unique_ptr<Model> create(std::shared_ptr<const gguf::File> file, Backend& backend);
+    static std::vector<std::string_view> supportedArchitectures();
+
+    const ModelParams& params() const { return m_params; }
+    const ModelWeights& weights() const { return m_weights; }
+    const gguf::File& file() const { return *m_file; }
+    std::shared_ptr<const gguf::File> fileShared() const { return m_file; }
+
+    // Records the forward pass for `in` into `g` (after g.begin()).
+    virtual void forward(Graph& g, const ForwardInputs& in) const = 0;
+    // The rotation a layer applies to q and k in a context of nCtx cells
+    // (also used to re-rotate cached keys after a context shift).
+    virtual RopeParams layerRope(int64_t layer, int64_t nCtx) const;
+
+protected:
+    Model(std::shared_ptr<const gguf::File> file, ModelParams params, Backend& backend);
+
+    // The named tensor with exactly this shape (trailing 1s may be omitted),
+    // or an error naming it; optional() returns an empty tensor when absent.
+    Tensor require(const std::string& name, std::initializer_list<int64_t> shape) const;
+    Tensor optional(const std::string& name, std::initializer_list<int64_t> shape) const;
+    // A norm weight [n] (f32), required or optional.
+    Tensor norm(const std::string& name, int64_t n, bool required = true) const;
+    static std::string layerName(int64_t layer, const char* what);
+    // token_embd, output_norm and output (tied to token_embd when absent).
+    void bindEmbeddings();
+    // Fails unless the backend can multiply with every matmul weight.
+    void checkSupported() const;
+
+    std::shared_ptr<const gguf::File> m_file;
+    ModelParams m_params;
+    ModelWeights m_weights;
+    Backend& m_backend;
+};
+
+// The family constructors, one per file.
+std::unique_ptr<Model> createLlama(std::shared_ptr<const gguf::File> file, Backend& backend);
+std::unique_ptr<Model> createQwen2(std::shared_ptr<const gguf::File> file, Backend& backend);
+std::unique_ptr<Model> createQwen3(std::shared_ptr<const gguf::File> file, Backend& backend);
+std::unique_ptr<Model> createGemma2(std::shared_ptr<const gguf::File> file, Backend& backend);
+std::unique_ptr<Model> createGemma3(std::shared_ptr<const gguf::File> file, Backend& backend);
+std::unique_ptr<Model> createPhi3(std::shared_ptr<const gguf::File> file, Backend& backend);
+
+} // namespace hearth

@@ -1,0 +1,130 @@
+// Logits of small synthetic models (random weights, every supported family,
+// F32 and Q8_0) against llama.cpp's on the same files
+// (scripts/refs/synthetic_logits.py wrote the references). The models are
+// regenerated here by scripts/refs/make_synthetic_models.py.
+//
+// Tolerance: max |ours - llama.cpp| <= 1e-3 · max |logit| for F32 weights;
+// 1e-2 · max |logit| for Q8_0, where the activations are quantized to Q8_0
+// blocks on both sides and a rounding tie can go either way.
+
+#include "test_support.h"
+
+#include "cpu/cpu_backend.h"
+#include "gguf/gguf.h"
+#include "model/model.h"
+#include "runtime/context.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <cmath>
+#include <fstream>
+#include <vector>
+
+using namespace hearth;
+
+class TestEngineSynthetic : public QObject {
+    Q_OBJECT
+
+private:
+    QTemporaryDir m_dir;
+    std::vector<int32_t> m_tokens;
+    int64_t m_vocab = 0;
+    QStringList m_names;
+
+    std::vector<float> reference(const QString& name)
+    {
+        std::ifstream f(testsupport::dataDir("engine/synthetic") + "/" + name.toStdString() + ".logits",
+                        std::ios::binary);
+        std::vector<float> v(m_tokens.size() * static_cast<size_t>(m_vocab));
+        f.read(reinterpret_cast<char*>(v.data()), static_cast<std::streamsize>(v.size() * sizeof(float)));
+        return f ? v : std::vector<float>{};
+    }
+
+    // Largest |ours - ref| over every logit, with max |ref| in `scale`.
+    static double compare(const std::vector<float>& ours, const std::vector<float>& ref, double& scale)
+    {
+        double diff = 0.0;
+        scale = 0.0;
+        for (size_t i = 0; i < ref.size(); ++i) {
+            diff = std::max(diff, std::abs(static_cast<double>(ours[i]) - ref[i]));
+            scale = std::max(scale, std::abs(static_cast<double>(ref[i])));
+        }
+        return diff;
+    }
+
+    static double tolerance(const QString& name) { return name.endsWith(QLatin1String("f32")) ? 1e-3 : 1e-2; }
+
+private slots:
+    void initTestCase()
+    {
+        QFile manifest(QString::fromStdString(testsupport::dataDir("engine/synthetic") + "/manifest.json"));
+        QVERIFY(manifest.open(QIODevice::ReadOnly));
+        const QJsonObject m = QJsonDocument::fromJson(manifest.readAll()).object();
+        for (const auto& t : m[QStringLiteral("tokens")].toArray())
+            m_tokens.push_back(t.toInt());
+        m_vocab = m[QStringLiteral("vocab")].toInt();
+        for (const auto& e : m[QStringLiteral("models")].toArray())
+            m_names << e.toObject()[QStringLiteral("name")].toString();
+        QVERIFY(m_dir.isValid());
+        const std::string why = testsupport::makeSyntheticModels(m_dir.path().toStdString());
+        if (!why.empty())
+            QSKIP(qPrintable(QString::fromStdString(std::string(testsupport::kPythonMissing) + ": " + why)));
+    }
+
+    void logits_data()
+    {
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<int>("threads");
+        QTest::addColumn<bool>("split");
+        for (const QString& n : m_names) {
+            QTest::newRow(qPrintable(n + "/batch")) << n << 2 << false;
+            QTest::newRow(qPrintable(n + "/batch+decode")) << n << 1 << true;
+        }
+    }
+
+    // All 16 positions in one batch, or 10 in a batch and 6 one at a time
+    // (the decode path): the same logits either way.
+    void logits()
+    {
+        QFETCH(QString, name);
+        QFETCH(int, threads);
+        QFETCH(bool, split);
+        const std::vector<float> ref = reference(name);
+        QVERIFY2(!ref.empty(), "reference logits missing");
+
+        cpu::CpuBackend backend(threads);
+        auto file = std::make_shared<gguf::File>(m_dir.path().toStdString() + "/" + name.toStdString() + ".gguf");
+        std::shared_ptr<const Model> model = Model::create(file, backend);
+        QCOMPARE(model->params().nVocab, m_vocab);
+        Context ctx(model, backend, ContextParams{64, 16, GgmlType::F16});
+
+        std::vector<float> ours;
+        const auto collect = [&] {
+            for (int64_t i = 0; i < ctx.outputCount(); ++i) {
+                const auto row = ctx.logits(i);
+                ours.insert(ours.end(), row.begin(), row.end());
+            }
+        };
+        const std::span<const int32_t> all(m_tokens);
+        const size_t first = split ? 10 : all.size();
+        QVERIFY(ctx.decode(all.first(first), 0, 0, /*allLogits=*/true));
+        collect();
+        for (size_t i = first; i < all.size(); ++i) {
+            QVERIFY(ctx.decode(all.subspan(i, 1), static_cast<int32_t>(i), 0, true));
+            collect();
+        }
+        QCOMPARE(ours.size(), ref.size());
+        double scale = 0.0;
+        const double diff = compare(ours, ref, scale);
+        qInfo("%s: max |diff| %.3g, max |logit| %.3g, ratio %.3g", qPrintable(name), diff, scale, diff / scale);
+        QVERIFY2(diff <= tolerance(name) * scale,
+                 qPrintable(QStringLiteral("max diff %1 over %2 x %3").arg(diff).arg(tolerance(name)).arg(scale)));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestEngineSynthetic)
+#include "test_engine_synthetic.moc"
