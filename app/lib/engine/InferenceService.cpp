@@ -9,6 +9,10 @@ InferenceService::InferenceService(std::shared_ptr<InferenceEngine> engine, QObj
     qRegisterMetaType<GenerationStats>();
 
     m_thread.setObjectName(QStringLiteral("inference"));
+    // Chat templates render on this thread; a worst-case template needs about
+    // 0.5 MiB of stack (core/chat/chat_template.h), more than macOS gives a
+    // secondary thread by default.
+    m_thread.setStackSize(8u * 1024 * 1024);
     m_worker = new InferenceWorker(m_engine);
     m_worker->moveToThread(&m_thread);
     connect(&m_thread, &QThread::finished, m_worker, &QObject::deleteLater);
