@@ -13,6 +13,8 @@ KernelTable buildTable(Isa isa)
     registerScalarFloatKernels(t);
     registerScalarLegacyKernels(t);
     registerScalarKQuantKernels(t);
+    registerScalarRepackedKernels(t);
+    registerScalarTiledKernels(t);
     // SIMD levels override entries here (issue 7).
     (void)isa;
     return t;
@@ -32,6 +34,34 @@ const KernelTable& kernelTable(Isa isa)
 const TypeKernels& typeKernels(GgmlType type)
 {
     return kernelTable(activeIsa()).types[static_cast<uint32_t>(type)];
+}
+
+MatMulOrder matMulOrder(GgmlType weightType, int64_t rows, int64_t tokens, int64_t token)
+{
+    const TypeKernels& k = typeKernels(weightType);
+    if (k.vecDotRepacked && rows % kRepackRowMultiple == 0)
+        return token < tokens - tokens % kGemmTokenGroup ? MatMulOrder::RepackedGemm : MatMulOrder::RepackedGemv;
+    if (k.vecDotTiled && tokens >= kTiledMinTokens)
+        return MatMulOrder::Tiled;
+    if (k.vecDotSgemm && tokens >= kSgemmMinTokens)
+        return MatMulOrder::Sgemm;
+    return MatMulOrder::VecDot;
+}
+
+VecDotFn matMulDot(GgmlType weightType, int64_t rows, int64_t tokens, int64_t token)
+{
+    const TypeKernels& k = typeKernels(weightType);
+    switch (matMulOrder(weightType, rows, tokens, token)) {
+    case MatMulOrder::RepackedGemm:
+        if (k.vecDotRepackedGemm)
+            return k.vecDotRepackedGemm;
+        [[fallthrough]];
+    case MatMulOrder::RepackedGemv: return k.vecDotRepacked;
+    case MatMulOrder::Tiled: return k.vecDotTiled;
+    case MatMulOrder::Sgemm: return k.vecDotSgemm;
+    case MatMulOrder::VecDot: break;
+    }
+    return k.vecDot;
 }
 
 bool canMultiply(GgmlType type)

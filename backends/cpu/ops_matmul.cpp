@@ -76,11 +76,12 @@ void runMatMul(const Op& op, int phase, const ExecContext& ctx)
         const int64_t o0 = b * kRowBlock;
         const int64_t o1 = std::min(o0 + kRowBlock, nOut);
         for (int64_t t = 0; t < nTok; ++t) {
+            const VecDotFn dot = matMulDot(w.type, nOut, nTok, t);
             const void* a = tokenRow(t);
             float* out =
                 op.dst.f32Row(t % op.dst.ne[1], (t / op.dst.ne[1]) % op.dst.ne[2], t / (op.dst.ne[1] * op.dst.ne[2]));
             for (int64_t o = o0; o < o1; ++o)
-                k.vecDot(nIn, out + o, w.row(o), a);
+                dot(nIn, out + o, w.row(o), a);
         }
     }
 }
