@@ -12,6 +12,7 @@
 #include "ui/Translations.h"
 
 #include <QCommandLineParser>
+#include <QCoreApplication>
 #include <QGuiApplication>
 #include <QIcon>
 #include <QLoggingCategory>
@@ -51,7 +52,7 @@ struct Cli {
     QCommandLineOption events{QStringLiteral("events"), QStringLiteral("Print what happens as JSON lines.")};
     QCommandLineOption newChat{QStringLiteral("new-chat"), QStringLiteral("With --send: in a new conversation.")};
 
-    void process(QGuiApplication& app)
+    void process(QCoreApplication& app)
     {
         parser.setApplicationDescription(QStringLiteral("Hearth: chat with local language models"));
         parser.addHelpOption();
@@ -74,6 +75,18 @@ int main(int argc, char* argv[])
             std::printf("%s\n", qPrintable(EngineFactory::availableKinds().join(QLatin1Char('\n'))));
             return 0;
         }
+    // --help and --version print and exit: answer them without a display.
+    for (int i = 1; i < argc; ++i) {
+        const QByteArray arg(argv[i]);
+        if (arg == "-h" || arg == "-?" || arg == "--help" || arg == "--help-all" || arg == "-v" || arg == "--version") {
+            QCoreApplication app(argc, argv);
+            QCoreApplication::setApplicationName(QStringLiteral("Hearth"));
+            QCoreApplication::setApplicationVersion(AppInfo::version());
+            Cli cli;
+            cli.process(app); // exits
+            return 0;
+        }
+    }
     // Prism's minified components trip the JavaScript compiler's "used
     // before its declaration" notes (harmless hoisting) on every start;
     // the QML's own diagnostics come from qmllint at build time.
