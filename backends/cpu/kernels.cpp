@@ -9,16 +9,47 @@ namespace {
 
 KernelTable buildTable(Isa isa)
 {
+    if (!isaAvailable(isa))
+        isa = Isa::Scalar;
     KernelTable t{};
     registerScalarFloatKernels(t);
     registerScalarLegacyKernels(t);
     registerScalarKQuantKernels(t);
-    // SIMD levels override entries here (issue 7).
-    (void)isa;
+    const CpuFeatures& f = cpuFeatures();
+    if (isa == Isa::Avx2 || isa == Isa::Avx512) {
+        registerAvx2FloatKernels(t);
+        registerAvx2LegacyKernels(t);
+        registerAvx2KQuantKernels(t);
+    }
+    if (isa == Isa::Avx512) {
+        registerAvx512FloatKernels(t);
+        registerAvx512LegacyKernels(t);
+        registerAvx512KQuantKernels(t);
+        if (f.avx512vnni)
+            registerAvx512VnniLegacyKernels(t);
+    }
+    if (isa == Isa::Neon) {
+        registerNeonFloatKernels(t);
+        registerNeonLegacyKernels(t, f.dotprod);
+        registerNeonKQuantKernels(t, f.dotprod);
+    }
     return t;
 }
 
 } // namespace
+
+bool isaAvailable(Isa isa)
+{
+    const CpuFeatures& f = cpuFeatures();
+    const bool avx2 = f.avx2 && f.fma && f.f16c;
+    switch (isa) {
+    case Isa::Scalar: return true;
+    case Isa::Avx2: return avx2;
+    case Isa::Avx512: return avx2 && f.avx512f && f.avx512bw && f.avx512vl && f.avx512dq;
+    case Isa::Neon: return f.neon;
+    }
+    return false;
+}
 
 const KernelTable& kernelTable(Isa isa)
 {

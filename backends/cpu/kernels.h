@@ -1,8 +1,14 @@
 // Per-type kernel tables of the CPU backend, one table per ISA level. The
 // scalar table is complete and is the reference; an ISA's table starts as a
 // copy of the scalar one and replaces the entries it has faster versions of
-// (issue 7 adds avx2/, avx512/, neon/ files that register themselves here).
+// (avx2/, avx512/, neon/: one file per type family, compiled with that ISA's
+// flags only and registered here after run-time detection).
 // Model code never sees these; the op executors look kernels up by type.
+//
+// Numerics: a SIMD vecDot sums in the same lanes and order as the scalar
+// one (which follows llama.cpp's x86 kernels), so its results are equal bit
+// for bit; tests/backends/test_simd_kernels checks every entry of every
+// level against the scalar table and states where equality is not promised.
 #pragma once
 
 #include "cpu/cpu_features.h"
@@ -18,6 +24,13 @@ using VecDotFn = void (*)(int64_t n, float* s, const void* w, const void* a);
 // n elements (a whole number of blocks) from / to f32.
 using ToFloatFn = void (*)(const void* x, float* y, int64_t n);
 using FromFloatFn = void (*)(const float* x, void* y, int64_t n);
+// A tile of dot products, weight rows × tokens, reusing each loaded weight
+// block for several tokens (prompt processing) and each activation block for
+// several rows. Row r (< rows) starts at w + r·wStride bytes, token t
+// (< tokens) at a + t·aStride bytes (activation partner layout); the result
+// goes to s[t·sStride + r] (floats). Every result equals vecDot's bit for bit.
+using GemmFn = void (*)(int64_t n, float* s, size_t sStride, const void* w, size_t wStride, const void* a,
+                        size_t aStride, int64_t rows, int64_t tokens);
 
 struct TypeKernels {
     // The format activations are converted to before a dot product with
@@ -27,6 +40,7 @@ struct TypeKernels {
     VecDotFn vecDot = nullptr;
     ToFloatFn toFloat = nullptr;     // dequantize (get_rows, reading q8_0 KV rows)
     FromFloatFn fromFloat = nullptr; // quantize (activation partners, KV rows)
+    GemmFn gemm = nullptr;           // optional tiled matrix-matrix kernel
 };
 
 struct KernelTable {
@@ -36,13 +50,29 @@ struct KernelTable {
 // Kernels of a type for the active ISA (cpu::activeIsa()); entries are null
 // for types the backend cannot compute with.
 const TypeKernels& typeKernels(GgmlType type);
-// The table of one ISA level (tests compare levels against the scalar one).
+// The table of one ISA level (tests compare levels against the scalar one);
+// a level this CPU cannot run gets the scalar table.
 const KernelTable& kernelTable(Isa isa);
+// Whether this CPU can run the kernels of a level.
+bool isaAvailable(Isa isa);
 
 // Registration, one function per kernel file.
 void registerScalarFloatKernels(KernelTable& table);
 void registerScalarLegacyKernels(KernelTable& table);
 void registerScalarKQuantKernels(KernelTable& table);
+// x86-64: AVX2 (+FMA, F16C); AVX-512 F/BW/VL/DQ on top of AVX2, with VNNI
+// entries where the CPU has them. arm64: NEON, with dotprod where present.
+// Each is a no-op on the other architecture.
+void registerAvx2FloatKernels(KernelTable& table);
+void registerAvx2LegacyKernels(KernelTable& table);
+void registerAvx2KQuantKernels(KernelTable& table);
+void registerAvx512FloatKernels(KernelTable& table);
+void registerAvx512LegacyKernels(KernelTable& table);
+void registerAvx512KQuantKernels(KernelTable& table);
+void registerAvx512VnniLegacyKernels(KernelTable& table);
+void registerNeonFloatKernels(KernelTable& table);
+void registerNeonLegacyKernels(KernelTable& table, bool dotprod);
+void registerNeonKQuantKernels(KernelTable& table, bool dotprod);
 
 // Whether the CPU backend can multiply with weights of this type.
 bool canMultiply(GgmlType type);
