@@ -15,16 +15,19 @@ KernelTable buildTable(Isa isa)
     registerScalarFloatKernels(t);
     registerScalarLegacyKernels(t);
     registerScalarKQuantKernels(t);
+    registerScalarAttentionKernels(t);
     const CpuFeatures& f = cpuFeatures();
     if (isa == Isa::Avx2 || isa == Isa::Avx512) {
         registerAvx2FloatKernels(t);
         registerAvx2LegacyKernels(t);
         registerAvx2KQuantKernels(t);
+        registerAvx2AttentionKernels(t);
     }
     if (isa == Isa::Avx512) {
         registerAvx512FloatKernels(t);
         registerAvx512LegacyKernels(t);
         registerAvx512KQuantKernels(t);
+        registerAvx512AttentionKernels(t);
         if (f.avx512vnni)
             registerAvx512VnniLegacyKernels(t);
     }
@@ -32,6 +35,7 @@ KernelTable buildTable(Isa isa)
         registerNeonFloatKernels(t);
         registerNeonLegacyKernels(t, f.dotprod);
         registerNeonKQuantKernels(t, f.dotprod);
+        registerNeonAttentionKernels(t);
     }
     return t;
 }
@@ -63,6 +67,11 @@ const KernelTable& kernelTable(Isa isa)
 const TypeKernels& typeKernels(GgmlType type)
 {
     return kernelTable(activeIsa()).types[static_cast<uint32_t>(type)];
+}
+
+const AttentionKernels& attentionKernels()
+{
+    return kernelTable(activeIsa()).attention;
 }
 
 bool canMultiply(GgmlType type)

@@ -43,13 +43,38 @@ struct TypeKernels {
     GemmFn gemm = nullptr;           // optional tiled matrix-matrix kernel
 };
 
+// The inner loops of attention (ops_attention.cpp) in the lane orders of
+// llama.cpp's x86 kernels, so that every level gives the same bits.
+struct AttentionKernels {
+    // Σ k·q over n f16 values (n % 16 == 0) in 16 lanes of fused
+    // multiply-adds, reduced like _mm512_reduce_add_ps (tinyBLAS's order,
+    // a batch of queries).
+    float (*dotF16x16)(const uint16_t* k, const uint16_t* q, int64_t n) = nullptr;
+    // The same in ggml_vec_dot_f16's order: four 16-lane accumulators over
+    // whole steps of 64, the rest added in double (a single query).
+    float (*dotF16x64)(const uint16_t* k, const uint16_t* q, int64_t n) = nullptr;
+    // Softmax numerators in place: s[i] = 0 where s[i] is -inf (masked),
+    // else ggml's vectorized exp(s[i] - max). Returns their sum taken in
+    // chunks of 16 (each reduced like _mm512_reduce_add_ps) added in double.
+    double (*softmaxExp)(float* s, int64_t n, float max) = nullptr;
+    // acc[i] = fma(v[i], p, acc[i]) for i < n, with v in f16 or f32.
+    void (*axpyF16)(float* acc, const uint16_t* v, float p, int64_t n) = nullptr;
+    void (*axpyF32)(float* acc, const float* v, float p, int64_t n) = nullptr;
+    // out[i] = Σ over `lanes` (16 or 64) rows acc[l·n + i], in the order of
+    // _mm512_reduce_add_ps (16) or GGML_F32x16_REDUCE then it (64).
+    void (*reduceLanes)(const float* acc, int lanes, int64_t n, float* out) = nullptr;
+};
+
 struct KernelTable {
     TypeKernels types[kGgmlTypeIdLimit];
+    AttentionKernels attention;
 };
 
 // Kernels of a type for the active ISA (cpu::activeIsa()); entries are null
 // for types the backend cannot compute with.
 const TypeKernels& typeKernels(GgmlType type);
+// Attention loops for the active ISA.
+const AttentionKernels& attentionKernels();
 // The table of one ISA level (tests compare levels against the scalar one);
 // a level this CPU cannot run gets the scalar table.
 const KernelTable& kernelTable(Isa isa);
@@ -60,19 +85,23 @@ bool isaAvailable(Isa isa);
 void registerScalarFloatKernels(KernelTable& table);
 void registerScalarLegacyKernels(KernelTable& table);
 void registerScalarKQuantKernels(KernelTable& table);
+void registerScalarAttentionKernels(KernelTable& table);
 // x86-64: AVX2 (+FMA, F16C); AVX-512 F/BW/VL/DQ on top of AVX2, with VNNI
 // entries where the CPU has them. arm64: NEON, with dotprod where present.
 // Each is a no-op on the other architecture.
 void registerAvx2FloatKernels(KernelTable& table);
 void registerAvx2LegacyKernels(KernelTable& table);
 void registerAvx2KQuantKernels(KernelTable& table);
+void registerAvx2AttentionKernels(KernelTable& table);
 void registerAvx512FloatKernels(KernelTable& table);
 void registerAvx512LegacyKernels(KernelTable& table);
 void registerAvx512KQuantKernels(KernelTable& table);
+void registerAvx512AttentionKernels(KernelTable& table);
 void registerAvx512VnniLegacyKernels(KernelTable& table);
 void registerNeonFloatKernels(KernelTable& table);
 void registerNeonLegacyKernels(KernelTable& table, bool dotprod);
 void registerNeonKQuantKernels(KernelTable& table, bool dotprod);
+void registerNeonAttentionKernels(KernelTable& table);
 
 // Whether the CPU backend can multiply with weights of this type.
 bool canMultiply(GgmlType type);

@@ -248,10 +248,84 @@ KernelTable scalarTable()
     hearth::cpu::registerScalarFloatKernels(t);
     hearth::cpu::registerScalarLegacyKernels(t);
     hearth::cpu::registerScalarKQuantKernels(t);
+    hearth::cpu::registerScalarAttentionKernels(t);
     return t;
 }
 
 } // namespace
+
+std::vector<std::string> checkAttention(const KernelTable& table, const KernelTable& reference, uint32_t seed)
+{
+    using hearth::cpu::AttentionKernels;
+    std::vector<std::string> failures;
+    const AttentionKernels& k = table.attention;
+    const AttentionKernels& r = reference.attention;
+    if (!k.dotF16x16 || !k.dotF16x64 || !k.softmaxExp || !k.axpyF16 || !k.axpyF32 || !k.reduceLanes)
+        return {"attention: missing kernels"};
+    Random rng(seed);
+    const auto fail = [&](const std::string& what, int64_t n) {
+        failures.push_back("attention " + what + " n=" + std::to_string(n) + " differs from the reference");
+    };
+    const auto halfs = [&](int64_t n) {
+        std::vector<uint16_t> h(static_cast<size_t>(n));
+        for (auto& v : h)
+            v = hearth::f32ToF16(rng.normal() * std::ldexp(1.0f, rng.below(6) - 3));
+        return h;
+    };
+    for (int64_t n : {16, 48, 64, 80, 128, 256}) {
+        const auto a = halfs(n), b = halfs(n);
+        if (n % 16 == 0 && !sameBits(k.dotF16x16(a.data(), b.data(), n), r.dotF16x16(a.data(), b.data(), n)))
+            fail("dotF16x16", n);
+        if (!sameBits(k.dotF16x64(a.data(), b.data(), n), r.dotF16x64(a.data(), b.data(), n)))
+            fail("dotF16x64", n);
+    }
+    for (int64_t n : {1, 15, 16, 17, 100, 512}) {
+        for (float max : {0.0f, 3.0f, -100.0f}) {
+            std::vector<float> s(static_cast<size_t>(n));
+            for (int64_t i = 0; i < n; ++i) {
+                // Masked cells (some whole chunks), and arguments from far
+                // below exp's underflow to above its overflow (max < 0).
+                const bool masked = rng.below(5) == 0 || (i >= 16 && i < 32);
+                s[static_cast<size_t>(i)] = masked ? -INFINITY : -std::ldexp(rng.unit(), rng.below(9)) + 0.5f;
+            }
+            std::vector<float> s2 = s;
+            const double got = k.softmaxExp(s.data(), n, max), want = r.softmaxExp(s2.data(), n, max);
+            bool same = got == want || (std::isnan(got) && std::isnan(want));
+            for (int64_t i = 0; i < n; ++i)
+                same = same && sameBits(s[static_cast<size_t>(i)], s2[static_cast<size_t>(i)]);
+            if (!same)
+                fail("softmaxExp (max " + std::to_string(max) + ")", n);
+        }
+    }
+    for (int64_t n : {7, 64, 80, 256}) {
+        const auto v16 = halfs(n);
+        std::vector<float> v32(static_cast<size_t>(n)), acc(static_cast<size_t>(n)), acc2;
+        for (auto& v : v32)
+            v = rng.normal();
+        for (auto& v : acc)
+            v = rng.normal();
+        acc2 = acc;
+        k.axpyF16(acc.data(), v16.data(), 0.37f, n);
+        r.axpyF16(acc2.data(), v16.data(), 0.37f, n);
+        k.axpyF32(acc.data(), v32.data(), -1.3f, n);
+        r.axpyF32(acc2.data(), v32.data(), -1.3f, n);
+        for (int64_t i = 0; i < n; ++i)
+            if (!sameBits(acc[static_cast<size_t>(i)], acc2[static_cast<size_t>(i)])) {
+                fail("axpy", n);
+                break;
+            }
+        for (int lanes : {16, 64}) {
+            std::vector<float> rows(static_cast<size_t>(lanes * n)), out(static_cast<size_t>(n)), out2(out);
+            for (auto& v : rows)
+                v = rng.normal() * std::ldexp(1.0f, rng.below(20) - 10);
+            k.reduceLanes(rows.data(), lanes, n, out.data());
+            r.reduceLanes(rows.data(), lanes, n, out2.data());
+            if (out != out2)
+                fail("reduceLanes(" + std::to_string(lanes) + ")", n);
+        }
+    }
+    return failures;
+}
 
 std::vector<Level> levels()
 {
@@ -262,6 +336,7 @@ std::vector<Level> levels()
         registerAvx2FloatKernels(t);
         registerAvx2LegacyKernels(t);
         registerAvx2KQuantKernels(t);
+        registerAvx2AttentionKernels(t);
         return t;
     };
     const auto avx512 = [avx2] {
@@ -269,6 +344,7 @@ std::vector<Level> levels()
         registerAvx512FloatKernels(t);
         registerAvx512LegacyKernels(t);
         registerAvx512KQuantKernels(t);
+        registerAvx512AttentionKernels(t);
         return t;
     };
     const auto neon = [](bool dotprod) {
@@ -276,6 +352,7 @@ std::vector<Level> levels()
         registerNeonFloatKernels(t);
         registerNeonLegacyKernels(t, dotprod);
         registerNeonKQuantKernels(t, dotprod);
+        registerNeonAttentionKernels(t);
         return t;
     };
     return {

@@ -44,4 +44,11 @@ const std::vector<hearth::GgmlType>& kernelTypes();
 std::vector<std::string> checkType(const hearth::cpu::KernelTable& table, const hearth::cpu::KernelTable& reference,
                                    hearth::GgmlType type, uint32_t seed);
 
+// The attention loops (AttentionKernels) against the reference, bit for
+// bit: dot products of every length class, softmax numerators with masked
+// cells and arguments down to exp underflow and up to overflow, axpy and
+// the 16 / 64-lane reductions.
+std::vector<std::string> checkAttention(const hearth::cpu::KernelTable& table,
+                                        const hearth::cpu::KernelTable& reference, uint32_t seed);
+
 } // namespace simdcheck

@@ -28,6 +28,12 @@ int main()
                 std::printf("    %s\n", f.c_str());
             failed += failures.empty() ? 0 : 1;
         }
+        const auto failures = simdcheck::checkAttention(table, cpu::kernelTable(cpu::Isa::Scalar), /*seed=*/99u);
+        ++run;
+        std::printf("%s %s/attention\n", failures.empty() ? "PASS" : "FAIL", level.name.c_str());
+        for (const auto& f : failures)
+            std::printf("    %s\n", f.c_str());
+        failed += failures.empty() ? 0 : 1;
     }
     std::printf("%d of %d passed\n", run - failed, run);
     return failed == 0 && run > 0 ? 0 : 1;

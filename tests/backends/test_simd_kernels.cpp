@@ -47,6 +47,26 @@ private slots:
         QVERIFY2(failures.empty(), failures.empty() ? "" : failures.front().c_str());
     }
 
+    void attentionMatchesReference_data()
+    {
+        QTest::addColumn<int>("level");
+        const auto levels = simdcheck::levels();
+        for (size_t i = 0; i < levels.size(); ++i)
+            QTest::newRow(levels[i].name.c_str()) << static_cast<int>(i);
+    }
+
+    void attentionMatchesReference()
+    {
+        QFETCH(int, level);
+        const simdcheck::Level l = simdcheck::levels()[static_cast<size_t>(level)];
+        if (!l.available)
+            QSKIP("this CPU cannot run that level");
+        const auto failures = simdcheck::checkAttention(l.build(), kernelTable(Isa::Scalar), /*seed=*/99u);
+        for (const auto& f : failures)
+            qWarning("%s", f.c_str());
+        QVERIFY2(failures.empty(), failures.empty() ? "" : failures.front().c_str());
+    }
+
     // The environment variable caps the level the engine's lookups use.
     void environmentSelectsTheTable()
     {

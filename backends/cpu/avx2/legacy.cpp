@@ -90,36 +90,41 @@ const typename T::Partner* partnerRow(const uint8_t* a, size_t stride, int c)
     return reinterpret_cast<const typename T::Partner*>(a + stride * static_cast<size_t>(c));
 }
 
-// Σ over blocks of min · the partner's block sum, in block order (added
-// after the reduction, as ggml's _1 kernels do).
-template <class T>
-float minTimesSum(const typename T::Block* x, const typename T::Partner* y, int64_t nb)
+// The first two f16 of a block as floats, [d, m] (partners: [d, s]); for
+// formats without m the second value is meaningless and unused.
+template <class B>
+inline __m128 headOf(const B& b)
 {
-    float s = 0.0f;
-    for (int64_t b = 0; b < nb; ++b)
-        s += halfToFloat(x[b].m) * halfToFloat(y[b].s);
-    return s;
+    uint32_t v;
+    std::memcpy(&v, &b, sizeof v);
+    return _mm_cvtph_ps(_mm_set1_epi32(static_cast<int>(v)));
 }
 
+// [dx, mx] · [dy, sy] gives both of the reference's products per block,
+// d = dx·dy for the lanes and m·s, whose running sum (the _1 formats)
+// builds up in lane 1 of `ext` in block order as the reference's does.
 template <class T, int R, int C>
 void tile(int64_t nb, float* s, size_t sStride, const uint8_t* w, size_t wStride, const uint8_t* a, size_t aStride)
 {
     __m256 acc[R][C];
+    __m128 ext[R][C];
     for (int r = 0; r < R; ++r)
-        for (int c = 0; c < C; ++c)
+        for (int c = 0; c < C; ++c) {
             acc[r][c] = _mm256_setzero_ps();
+            ext[r][c] = _mm_setzero_ps();
+        }
     for (int64_t b = 0; b < nb; ++b) {
         __m256i xq[R];
-        float dx[R];
+        __m128 dmx[R];
         for (int r = 0; r < R; ++r) {
             const auto& blk = blockRow<T>(w, wStride, r)[b];
             xq[r] = T::quants(blk);
-            dx[r] = halfToFloat(blk.d);
+            dmx[r] = headOf(blk);
         }
         for (int c = 0; c < C; ++c) {
             const auto& y = partnerRow<T>(a, aStride, c)[b];
             const __m256i yq = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(y.qs));
-            const float dy = halfToFloat(y.d);
+            const __m128 dmy = headOf(y);
             __m256i offset = _mm256_setzero_si256();
             if constexpr (T::kOffsetShift >= 0)
                 offset = _mm256_slli_epi32(dotU8S8(_mm256_set1_epi8(1), yq), T::kOffsetShift);
@@ -129,7 +134,10 @@ void tile(int64_t nb, float* s, size_t sStride, const uint8_t* w, size_t wStride
                     lanes = dotS8S8(xq[r], yq);
                 else
                     lanes = _mm256_sub_epi32(dotU8S8(xq[r], yq), offset);
-                acc[r][c] = _mm256_fmadd_ps(_mm256_set1_ps(dx[r] * dy), _mm256_cvtepi32_ps(lanes), acc[r][c]);
+                const __m128 prod = _mm_mul_ps(dmx[r], dmy);
+                acc[r][c] = _mm256_fmadd_ps(_mm256_broadcastss_ps(prod), _mm256_cvtepi32_ps(lanes), acc[r][c]);
+                if constexpr (T::kMin)
+                    ext[r][c] = _mm_add_ps(ext[r][c], prod);
             }
         }
     }
@@ -137,7 +145,7 @@ void tile(int64_t nb, float* s, size_t sStride, const uint8_t* w, size_t wStride
         for (int c = 0; c < C; ++c) {
             float v = hsum8(acc[r][c]);
             if constexpr (T::kMin)
-                v += minTimesSum<T>(blockRow<T>(w, wStride, r), partnerRow<T>(a, aStride, c), nb);
+                v += _mm_cvtss_f32(_mm_movehdup_ps(ext[r][c]));
             s[sStride * static_cast<size_t>(c) + static_cast<size_t>(r)] = v;
         }
     }

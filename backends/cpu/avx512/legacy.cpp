@@ -147,27 +147,49 @@ inline __m512i offsetInit(__m512i y)
 
 // P row pairs × C tokens. rows = 2P, except that a lone last row (odd
 // count) is run with P = 1 and its high half discarded (`pairRows` = 1).
+// The first two f16 of a block as floats: d and, for the _1 formats, m
+// (partners: d and s). Other formats give a meaningless second value that
+// is never used.
+template <class B>
+inline uint32_t headOf(const B& b)
+{
+    uint32_t v;
+    std::memcpy(&v, &b, sizeof v);
+    return v;
+}
+
+// P row pairs × C tokens. rows = 2P, except that a lone last row (odd
+// count) is run with P = 1 and its high half discarded (`pairRows` = 1).
+// Per block, [dx, mx] of a row pair times [dy, sy] of a token gives both
+// scales of the reference, d = dx·dy and m·s, in one multiplication; the
+// m·s terms of the _1 formats accumulate in lanes 1 and 3 of `ext` in block
+// order, as the reference's separate sum does.
 template <class T, int P, int C>
 void tile(int64_t nb, float* s, size_t sStride, const uint8_t* w, size_t wStride, const uint8_t* a, size_t aStride,
           int pairRows)
 {
     __m512 acc[P][C];
+    __m128 ext[P][C];
     for (int p = 0; p < P; ++p)
-        for (int c = 0; c < C; ++c)
+        for (int c = 0; c < C; ++c) {
             acc[p][c] = _mm512_setzero_ps();
+            ext[p][c] = _mm_setzero_ps();
+        }
+    const __m512i spread = _mm512_set_epi32(2, 2, 2, 2, 2, 2, 2, 2, 0, 0, 0, 0, 0, 0, 0, 0);
     for (int64_t b = 0; b < nb; ++b) {
         __m512i xq[P];
-        __m512 dx[P];
+        __m128 dmx[P];
         for (int p = 0; p < P; ++p) {
             const auto& lo = blockAt<T>(w, wStride, 2 * p, b);
             const auto& hi = blockAt<T>(w, wStride, pairRows == 2 ? 2 * p + 1 : 2 * p, b);
             xq[p] = join(T::quants(lo), T::quants(hi));
-            dx[p] = _mm512_insertf32x8(_mm512_set1_ps(halfToFloat(lo.d)), _mm256_set1_ps(halfToFloat(hi.d)), 1);
+            const __m128i heads = _mm_set_epi32(0, 0, static_cast<int>(headOf(hi)), static_cast<int>(headOf(lo)));
+            dmx[p] = _mm_cvtph_ps(heads);
         }
         for (int c = 0; c < C; ++c) {
             const auto& y = partnerAt<T>(a, aStride, c, b);
             const __m512i yq = _mm512_broadcast_i64x4(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(y.qs)));
-            const __m512 dy = _mm512_set1_ps(halfToFloat(y.d));
+            const __m128 dmy = _mm_cvtph_ps(_mm_set1_epi32(static_cast<int>(headOf(y))));
             const __m512i init = offsetInit<T>(yq);
             for (int p = 0; p < P; ++p) {
                 __m512i lanes;
@@ -175,24 +197,24 @@ void tile(int64_t nb, float* s, size_t sStride, const uint8_t* w, size_t wStride
                     lanes = dotS8S8(xq[p], yq);
                 else
                     lanes = dotU8S8(xq[p], yq, init);
-                acc[p][c] = _mm512_fmadd_ps(_mm512_mul_ps(dx[p], dy), _mm512_cvtepi32_ps(lanes), acc[p][c]);
+                const __m128 prod = _mm_mul_ps(dmx[p], dmy);
+                const __m512 d = _mm512_permutexvar_ps(spread, _mm512_castps128_ps512(prod));
+                acc[p][c] = _mm512_fmadd_ps(d, _mm512_cvtepi32_ps(lanes), acc[p][c]);
+                if constexpr (T::kMin)
+                    ext[p][c] = _mm_add_ps(ext[p][c], prod);
             }
         }
     }
     for (int p = 0; p < P; ++p) {
         for (int c = 0; c < C; ++c) {
+            alignas(16) float e[4];
+            _mm_store_ps(e, ext[p][c]);
             for (int h = 0; h < pairRows; ++h) {
-                const int r = 2 * p + h;
                 const __m256 half = h == 0 ? _mm512_castps512_ps256(acc[p][c]) : _mm512_extractf32x8_ps(acc[p][c], 1);
                 float v = hsum8(half);
-                if constexpr (T::kMin) {
-                    float m = 0.0f;
-                    for (int64_t b = 0; b < nb; ++b)
-                        m +=
-                            halfToFloat(blockAt<T>(w, wStride, r, b).m) * halfToFloat(partnerAt<T>(a, aStride, c, b).s);
-                    v += m;
-                }
-                s[sStride * static_cast<size_t>(c) + static_cast<size_t>(r)] = v;
+                if constexpr (T::kMin)
+                    v += e[2 * h + 1];
+                s[sStride * static_cast<size_t>(c) + static_cast<size_t>(2 * p + h)] = v;
             }
         }
     }

@@ -95,42 +95,56 @@ const typename T::Partner& partnerAt(const uint8_t* a, size_t stride, int c, int
     return reinterpret_cast<const typename T::Partner*>(a + stride * static_cast<size_t>(c))[b];
 }
 
+// The first two f16 of a block as floats, [d, m] (partners: [d, s]); for
+// formats without m the second value is meaningless and unused.
+template <class B>
+inline float32x4_t headOf(const B& b)
+{
+    uint32_t v;
+    std::memcpy(&v, &b, sizeof v);
+    return vcvt_f32_f16(vreinterpret_f16_u32(vdup_n_u32(v)));
+}
+
+// [dx, mx] · [dy, sy]: d = dx·dy for the lanes and the m·s terms of the
+// _1 formats, summed in lane 1 of `ext` in block order like the reference.
 template <class T, int R, int C>
 void tile(int64_t nb, float* s, size_t sStride, const uint8_t* w, size_t wStride, const uint8_t* a, size_t aStride)
 {
     F32x8 acc[R][C];
+    float32x4_t ext[R][C];
     for (int r = 0; r < R; ++r)
-        for (int c = 0; c < C; ++c)
+        for (int c = 0; c < C; ++c) {
             acc[r][c] = {vdupq_n_f32(0.0f), vdupq_n_f32(0.0f)};
+            ext[r][c] = vdupq_n_f32(0.0f);
+        }
     for (int64_t b = 0; b < nb; ++b) {
         int8x16x2_t xq[R];
-        float dx[R];
+        float32x4_t dmx[R];
         for (int r = 0; r < R; ++r) {
             xq[r] = T::quants(blockAt<T>(w, wStride, r, b));
-            dx[r] = halfToFloat(blockAt<T>(w, wStride, r, b).d);
+            dmx[r] = headOf(blockAt<T>(w, wStride, r, b));
         }
         for (int c = 0; c < C; ++c) {
             const auto& y = partnerAt<T>(a, aStride, c, b);
             const int8x16x2_t yq = vld1q_s8_x2(y.qs);
-            const float dy = halfToFloat(y.d);
+            const float32x4_t dmy = headOf(y);
             for (int r = 0; r < R; ++r) {
                 const int32x4_t lo = dot4(vdupq_n_s32(0), xq[r].val[0], yq.val[0]);
                 const int32x4_t hi = dot4(vdupq_n_s32(0), xq[r].val[1], yq.val[1]);
-                const float d = dx[r] * dy;
+                const float32x4_t prod = vmulq_f32(dmx[r], dmy);
+                const float d = vgetq_lane_f32(prod, 0);
                 acc[r][c].lo = vfmaq_n_f32(acc[r][c].lo, vcvtq_f32_s32(lo), d);
                 acc[r][c].hi = vfmaq_n_f32(acc[r][c].hi, vcvtq_f32_s32(hi), d);
+                if constexpr (T::kMin)
+                    ext[r][c] = vaddq_f32(ext[r][c], prod);
             }
         }
     }
     for (int r = 0; r < R; ++r) {
         for (int c = 0; c < C; ++c) {
             float v = hsum8(acc[r][c]);
-            if constexpr (T::kMin) {
-                float m = 0.0f;
-                for (int64_t b = 0; b < nb; ++b)
-                    m += halfToFloat(blockAt<T>(w, wStride, r, b).m) * halfToFloat(partnerAt<T>(a, aStride, c, b).s);
-                v += m;
-            }
+            if constexpr (T::kMin)
+                v += vgetq_lane_f32(ext[r][c], 1);
             s[sStride * static_cast<size_t>(c) + static_cast<size_t>(r)] = v;
         }
     }
