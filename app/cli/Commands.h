@@ -20,3 +20,6 @@ int runInfo(const QStringList& args);
 int runTokenize(const QStringList& args);   // TokenizeCommand.cpp
 int runDetokenize(const QStringList& args); // TokenizeCommand.cpp
 int runTemplate(const QStringList& args);
+int runRun(const QStringList& args);        // RunCommand.cpp
+int runChat(const QStringList& args);       // ChatCommand.cpp
+int runPerplexity(const QStringList& args); // PerplexityCommand.cpp

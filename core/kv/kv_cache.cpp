@@ -63,7 +63,7 @@ int64_t KvCache::extent() const
     return 0;
 }
 
-bool KvCache::place(int64_t n, const int32_t* pos, const int32_t* seq, int32_t* slots)
+bool KvCache::place(int64_t n, const int32_t* pos, const int32_t* seq, int32_t* cells)
 {
     if (size() - m_used < n)
         return false;
@@ -74,7 +74,7 @@ bool KvCache::place(int64_t n, const int32_t* pos, const int32_t* seq, int32_t* 
         m_pos[c] = pos[i];
         m_seqs[c] = uint64_t{1} << seq[i];
         m_shift[c] = 0;
-        slots[i] = static_cast<int32_t>(c);
+        cells[i] = static_cast<int32_t>(c);
         ++i;
     }
     m_used += n;
@@ -89,10 +89,10 @@ void KvCache::freeCell(size_t c)
     --m_used;
 }
 
-void KvCache::release(const int32_t* slots, int64_t n)
+void KvCache::release(const int32_t* cells, int64_t n)
 {
     for (int64_t i = 0; i < n; ++i) {
-        const auto c = static_cast<size_t>(slots[i]);
+        const auto c = static_cast<size_t>(cells[i]);
         if (m_pos[c] >= 0)
             freeCell(c);
     }

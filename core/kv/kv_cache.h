@@ -48,10 +48,10 @@ public:
     // Finds `n` free cells (lowest first) and tags them with the positions
     // and sequences given. Returns false, changing nothing, when fewer than n
     // cells are free.
-    bool place(int64_t n, const int32_t* pos, const int32_t* seq, int32_t* slots);
+    bool place(int64_t n, const int32_t* pos, const int32_t* seq, int32_t* cells);
 
     // Frees cells given by index (an interrupted forward pass).
-    void release(const int32_t* slots, int64_t n);
+    void release(const int32_t* cells, int64_t n);
     // Removes `seq` from cells whose position is in [p0, p1) (p1 < 0: no
     // end); a cell no sequence uses becomes free.
     void removeSequence(int seq, int32_t p0, int32_t p1);

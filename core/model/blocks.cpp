@@ -8,8 +8,8 @@ Tensor attention(Graph& g, const ForwardInputs& in, const ModelParams& hp, int64
     const auto il = static_cast<size_t>(layer);
     const Tensor& kc = in.kCache[il];
     const Tensor& vc = in.vCache[il];
-    g.storeRows(kc, k.reshaped(k.ne[0] * k.ne[1], k.ne[2]), in.slots);
-    g.storeRows(vc, v, in.slots);
+    g.storeRows(kc, k.reshaped(k.ne[0] * k.ne[1], k.ne[2]), in.cells);
+    g.storeRows(vc, v, in.cells);
     AttentionParams p;
     p.nHead = hp.heads(layer);
     p.nHeadKv = hp.kvHeads(layer);

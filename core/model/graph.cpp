@@ -152,14 +152,14 @@ Tensor Graph::geglu(const Tensor& gate, const Tensor& up)
     return binary(OpKind::GeGlu, gate, up);
 }
 
-void Graph::storeRows(const Tensor& cache, const Tensor& src, const int32_t* slots)
+void Graph::storeRows(const Tensor& cache, const Tensor& src, const int32_t* cells)
 {
     assert(cache.ne[0] == src.ne[0]);
     Op op;
     op.kind = OpKind::StoreRows;
     op.src[0] = src;
     op.dst = cache;
-    op.ids = slots;
+    op.ids = cells;
     m_list.ops.push_back(op);
 }
 

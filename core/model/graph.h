@@ -34,8 +34,8 @@ public:
     Tensor rope(const Tensor& x, const int32_t* positions, const RopeParams& params);
     Tensor swiglu(const Tensor& gate, const Tensor& up);
     Tensor geglu(const Tensor& gate, const Tensor& up);
-    // Writes column i of src into row slots[i] of cache (a KV tensor).
-    void storeRows(const Tensor& cache, const Tensor& src, const int32_t* slots);
+    // Writes column i of src into row cells[i] of cache (a KV tensor).
+    void storeRows(const Tensor& cache, const Tensor& src, const int32_t* cells);
     Tensor attention(const Tensor& q, const Tensor& kCache, const Tensor& vCache, const AttentionParams& params);
     // Columns rows[0..n) of x as a new dense activation (output selection).
     Tensor selectRows(const Tensor& x, const int32_t* rows, int64_t n);

@@ -54,7 +54,7 @@ struct ForwardInputs {
     int64_t nTokens = 0;
     const int32_t* tokens = nullptr;
     const int32_t* positions = nullptr;
-    const int32_t* slots = nullptr;      // KV cells the tokens' K and V are written to
+    const int32_t* cells = nullptr;      // KV cells the tokens' K and V are written to
     int64_t nOutputs = 0;                // rows of logits wanted
     const int32_t* outputRows = nullptr; // [nOutputs] batch indices of those rows; null: every row in order
     Tensor logits;                       // [n_vocab, nOutputs] f32, caller-owned

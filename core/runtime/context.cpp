@@ -26,7 +26,7 @@ Reservation measure(const Model& model, Backend& backend, const ContextParams& p
     std::vector<int32_t> rows(static_cast<size_t>(n > 1 ? n - 1 : 1), 0);
     ForwardInputs in;
     in.nTokens = n;
-    in.tokens = in.positions = in.slots = zeros.data();
+    in.tokens = in.positions = in.cells = zeros.data();
     in.nCtx = params.nCtx;
     for (int64_t l = 0; l < hp.nLayer; ++l) {
         in.kCache.push_back(Tensor::dense(params.kvType, hp.kvWidthK(l), params.nCtx));
@@ -104,7 +104,7 @@ void Context::prepareInputs(std::span<const BatchToken> batch)
     m_in.nTokens = n;
     m_in.tokens = m_tokens.data();
     m_in.positions = m_pos.data();
-    m_in.slots = m_slots.data();
+    m_in.cells = m_slots.data();
     m_in.nOutputs = static_cast<int64_t>(m_outRows.size());
     m_in.outputRows = m_in.nOutputs == n ? nullptr : m_outRows.data();
     m_in.nCtx = m_params.nCtx;

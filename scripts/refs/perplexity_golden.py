@@ -23,8 +23,8 @@ ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 OUT = os.path.join(ROOT, "tests", "data", "engine")
 MODELS_DIR = os.environ.get("HEARTH_MODELS_DIR", os.path.expanduser("~/.local/share/hearth/models"))
 MODELS = [
-    ("smollm2", "SmolLM2-135M-Instruct.Q4_1.gguf", 8),
-    ("gemma3", "gemma-3-270m-q4_k_m.gguf", 3),
+    ("smollm2", "SmolLM2-135M-Instruct.Q4_1.gguf", 4),
+    ("gemma3", "gemma-3-270m-q4_k_m.gguf", 2),
 ]
 
 

@@ -8,6 +8,7 @@
 #include "cpu/cpu_backend.h"
 #include "gguf/gguf.h"
 #include "model/model.h"
+#include "runtime/chat_session.h"
 #include "runtime/session.h"
 #include "util/half.h"
 
@@ -93,6 +94,36 @@ private slots:
         GenerationStats st2;
         QCOMPARE(run(s2, turn2, greedy(8), &st2), reply2);
         QCOMPARE(st2.promptEvaluated, int64_t(turn2.size()));
+    }
+
+    // The same with text, SmolLM2's chat template and tokenizer: turn 2
+    // evaluates exactly the tokens after what turn 1 left in the cache.
+    void chatSecondTurnOnRealModel()
+    {
+        HEARTH_REQUIRE_MODEL(path, smolLm2Path);
+        cpu::CpuBackend backend(2);
+        LoadOptions o;
+        o.touchWeights = false;
+        std::shared_ptr<LoadedModel> model = LoadedModel::load(path, backend, o);
+        Context ctx(model->modelShared(), backend, ContextParams{512, 128, GgmlType::F16});
+        ChatSession chat(model, ctx);
+        ChatParams p;
+        p.generation.maxTokens = 12;
+        p.generation.sampling.temperature = 0.0f;
+        std::string streamed;
+        TextCallbacks cb;
+        cb.onText = [&](std::string_view piece) {
+            streamed += piece;
+            return true;
+        };
+        const TextResult first = chat.reply("Hi! What is 2+2?", p, cb);
+        QCOMPARE(first.stats.promptEvaluated, first.stats.promptTokens);
+        QCOMPARE(streamed, first.text);
+        const auto cached = static_cast<int64_t>(chat.session().history().size());
+        const TextResult second = chat.reply("Thanks. And 3+3?", p, cb);
+        QCOMPARE(second.stats.promptEvaluated, second.stats.promptTokens - cached);
+        QVERIFY(second.stats.promptEvaluated < 30);
+        QCOMPARE(chat.messages().size(), size_t(4));
     }
 
     void overflowShiftsAndGoesOn()

@@ -1,0 +1,169 @@
+#include "EngineOptions.h"
+
+#include "CliIo.h"
+
+#include "util/error.h"
+
+#include <csignal>
+#include <cstdlib>
+
+using namespace hearth;
+
+namespace cli {
+
+namespace {
+
+std::atomic<bool> g_interrupt{false};
+std::atomic<bool> g_generating{false};
+
+extern "C" void onInterrupt(int)
+{
+    if (g_generating.load() && !g_interrupt.load()) {
+        g_interrupt.store(true);
+        std::signal(SIGINT, onInterrupt); // Windows resets the handler
+        return;
+    }
+    std::_Exit(130);
+}
+
+bool readNumber(const QCommandLineParser& p, const QCommandLineOption& o, double& v)
+{
+    if (!p.isSet(o))
+        return true;
+    bool ok = false;
+    v = p.value(o).toDouble(&ok);
+    if (!ok)
+        errLine(QStringLiteral("hearth: --%1 needs a number, not '%2'").arg(o.names().last(), p.value(o)));
+    return ok;
+}
+
+} // namespace
+
+void EngineOptions::add(QCommandLineParser& p) const
+{
+    p.addOption(model);
+    p.addOption(threads);
+    p.addOption(ctx);
+}
+
+void SamplingOptions::add(QCommandLineParser& p) const
+{
+    for (const auto* o : {&temp, &topK, &topP, &minP, &repeat, &seed, &maxTokens})
+        p.addOption(*o);
+}
+
+bool SamplingOptions::read(const QCommandLineParser& p, GenerationParams& g, int defaultMax) const
+{
+    SamplerParams& s = g.sampling;
+    double v = s.temperature;
+    if (!readNumber(p, temp, v))
+        return false;
+    s.temperature = static_cast<float>(v);
+    v = s.topK;
+    if (!readNumber(p, topK, v))
+        return false;
+    s.topK = static_cast<int32_t>(v);
+    v = s.topP;
+    if (!readNumber(p, topP, v))
+        return false;
+    s.topP = static_cast<float>(v);
+    v = s.minP;
+    if (!readNumber(p, minP, v))
+        return false;
+    s.minP = static_cast<float>(v);
+    v = s.repeatPenalty;
+    if (!readNumber(p, repeat, v))
+        return false;
+    s.repeatPenalty = static_cast<float>(v);
+    v = -1;
+    if (!readNumber(p, seed, v))
+        return false;
+    if (v >= 0)
+        s.seed = static_cast<uint32_t>(v);
+    v = defaultMax;
+    if (!readNumber(p, maxTokens, v))
+        return false;
+    g.maxTokens = static_cast<int32_t>(v);
+    return true;
+}
+
+bool loadEngine(const QCommandLineParser& p, const EngineOptions& o, Engine& e, int64_t minCtx)
+{
+    if (!p.isSet(o.model)) {
+        errLine(QStringLiteral("hearth: -m FILE is required"));
+        return false;
+    }
+    try {
+        const int threads = p.isSet(o.threads) ? p.value(o.threads).toInt() : 0;
+        e.backend = std::make_unique<cpu::CpuBackend>(threads);
+        LoadOptions lo;
+        int shown = -1;
+        lo.progress = [&](double f, const char* stage) {
+            const int pct = static_cast<int>(f * 100);
+            if (pct / 10 != shown / 10 || f >= 1.0) {
+                std::fprintf(stderr, "\rloading %3d%% %-24s", pct, stage);
+                shown = pct;
+            }
+        };
+        lo.cancel = &interruptFlag();
+        setGenerating(true);
+        e.model = LoadedModel::load(p.value(o.model).toStdString(), *e.backend, lo);
+        setGenerating(false);
+        std::fprintf(stderr, "\n");
+        if (!e.model->templateWarning().empty())
+            errLine(QString::fromStdString("warning: " + e.model->templateWarning()));
+        ContextParams cp;
+        cp.nCtx = p.isSet(o.ctx) ? p.value(o.ctx).toLongLong() : 0;
+        if (cp.nCtx > 0 && cp.nCtx < minCtx)
+            cp.nCtx = minCtx;
+        e.context = std::make_unique<Context>(e.model->modelShared(), *e.backend, cp);
+        return true;
+    } catch (const Cancelled&) {
+        errLine(QStringLiteral("\nhearth: cancelled"));
+    } catch (const std::exception& ex) {
+        errLine(QStringLiteral("\nhearth: ") + QString::fromUtf8(ex.what()));
+    }
+    return false;
+}
+
+std::atomic<bool>& interruptFlag()
+{
+    return g_interrupt;
+}
+
+void installInterruptHandler()
+{
+    std::signal(SIGINT, onInterrupt);
+}
+
+void setGenerating(bool on)
+{
+    g_generating.store(on);
+    if (on)
+        g_interrupt.store(false);
+}
+
+QString statsLine(const GenerationStats& s)
+{
+    const double pps = s.promptMs > 0 ? 1000.0 * static_cast<double>(s.promptEvaluated) / s.promptMs : 0.0;
+    const double gps = s.generationMs > 0 && s.generatedTokens > 1
+                           ? 1000.0 * static_cast<double>(s.generatedTokens - 1) / s.generationMs
+                           : 0.0;
+    QString line = QStringLiteral("prompt: %1 tokens (%2 evaluated) in %3 ms (%4 t/s); first token after %5 ms; "
+                                  "generated: %6 tokens (%7 t/s); context %8/%9; stop: %10")
+                       .arg(s.promptTokens)
+                       .arg(s.promptEvaluated)
+                       .arg(s.promptMs, 0, 'f', 0)
+                       .arg(pps, 0, 'f', 1)
+                       .arg(s.timeToFirstTokenMs, 0, 'f', 0)
+                       .arg(s.generatedTokens)
+                       .arg(gps, 0, 'f', 1)
+                       .arg(s.contextUsed)
+                       .arg(s.contextSize)
+                       .arg(QString::fromLatin1(stopReasonName(s.stop)));
+    if (s.contextShifts > 0)
+        line += QStringLiteral("; context shifted %1 times").arg(s.contextShifts);
+    return line;
+}
+
+} // namespace cli

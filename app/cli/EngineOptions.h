@@ -1,0 +1,69 @@
+// What `hearth run`, `chat` and `perplexity` share: the model, thread,
+// context and sampling options, loading a model with progress on stderr,
+// and Ctrl-C handling that works the same on POSIX and Windows.
+#pragma once
+
+#include "cpu/cpu_backend.h"
+#include "runtime/loaded_model.h"
+#include "runtime/session.h"
+
+#include <QCommandLineParser>
+
+#include <atomic>
+#include <memory>
+
+namespace cli {
+
+struct EngineOptions {
+    QCommandLineOption model{
+        {QStringLiteral("m"), QStringLiteral("model")}, QStringLiteral("GGUF model file."), QStringLiteral("FILE")};
+    QCommandLineOption threads{{QStringLiteral("t"), QStringLiteral("threads")},
+                               QStringLiteral("Threads (default: all cores)."),
+                               QStringLiteral("N")};
+    QCommandLineOption ctx{{QStringLiteral("c"), QStringLiteral("ctx-size")},
+                           QStringLiteral("Context size in tokens (default: the model's, at most 4096)."),
+                           QStringLiteral("N")};
+    void add(QCommandLineParser& p) const;
+};
+
+struct SamplingOptions {
+    QCommandLineOption temp{QStringLiteral("temp"), QStringLiteral("Temperature; 0 is greedy (default 0.8)."),
+                            QStringLiteral("T")};
+    QCommandLineOption topK{QStringLiteral("top-k"), QStringLiteral("Top-k, 0 = off (default 40)."),
+                            QStringLiteral("K")};
+    QCommandLineOption topP{QStringLiteral("top-p"), QStringLiteral("Top-p, 1 = off (default 0.95)."),
+                            QStringLiteral("P")};
+    QCommandLineOption minP{QStringLiteral("min-p"), QStringLiteral("Min-p, 0 = off (default 0.05)."),
+                            QStringLiteral("P")};
+    QCommandLineOption repeat{QStringLiteral("repeat-penalty"), QStringLiteral("Repetition penalty (default 1.0)."),
+                              QStringLiteral("R")};
+    QCommandLineOption seed{QStringLiteral("seed"), QStringLiteral("Random seed (default: random)."),
+                            QStringLiteral("S")};
+    QCommandLineOption maxTokens{{QStringLiteral("n"), QStringLiteral("n-predict")},
+                                 QStringLiteral("Tokens to generate, -1 = until the model stops."),
+                                 QStringLiteral("N")};
+    void add(QCommandLineParser& p) const;
+    // Fills `g` from the parser; false (after printing why) on a bad value.
+    bool read(const QCommandLineParser& p, hearth::GenerationParams& g, int defaultMax) const;
+};
+
+struct Engine {
+    std::unique_ptr<hearth::cpu::CpuBackend> backend;
+    std::shared_ptr<hearth::LoadedModel> model;
+    std::unique_ptr<hearth::Context> context;
+};
+
+// Loads the model named by the options (progress on stderr). Returns false
+// after printing the error.
+bool loadEngine(const QCommandLineParser& p, const EngineOptions& o, Engine& e, int64_t minCtx = 0);
+
+// Ctrl-C: the first press while generating sets the flag; a press while
+// nothing runs (or a second press) exits.
+std::atomic<bool>& interruptFlag();
+void installInterruptHandler();
+void setGenerating(bool on);
+
+// "prompt: N tokens (M cached) in X ms ..." for stderr.
+QString statsLine(const hearth::GenerationStats& s);
+
+} // namespace cli
