@@ -72,6 +72,21 @@ void runMatMul(const Op& op, int phase, const ExecContext& ctx)
     const int64_t blocks = (nOut + kRowBlock - 1) / kRowBlock;
     int64_t b0, b1;
     splitRange(blocks, ctx.ith, ctx.nth, b0, b1);
+    const Tensor& d = op.dst;
+    const bool denseDst =
+        d.nb[2] == d.nb[1] * static_cast<size_t>(d.ne[1]) && d.nb[3] == d.nb[2] * static_cast<size_t>(d.ne[2]);
+    if (k.gemm && convert && denseDst) {
+        // Tiles of rows × tokens; the weight rows of a block stay in cache
+        // while the tokens pass over them.
+        float* out0 = d.f32Row(0);
+        const size_t sStride = d.nb[1] / sizeof(float);
+        for (int64_t b = b0; b < b1; ++b) {
+            const int64_t o0 = b * kRowBlock;
+            const int64_t o1 = std::min(o0 + kRowBlock, nOut);
+            k.gemm(nIn, out0 + o0, sStride, w.row(o0), w.nb[1], ctx.work, partnerBytes, o1 - o0, nTok);
+        }
+        return;
+    }
     for (int64_t b = b0; b < b1; ++b) {
         const int64_t o0 = b * kRowBlock;
         const int64_t o1 = std::min(o0 + kRowBlock, nOut);
