@@ -37,10 +37,14 @@ template <class T, int R, int C>
 void tile(int64_t nb, float* s, size_t sStride, const uint8_t* w, size_t wStride, const uint8_t* a, size_t aStride)
 {
     float sum[R][C] = {};
+    const size_t ahead = prefetchDistance(wStride, R);
     for (int64_t b = 0; b < nb; ++b) {
         typename T::Prep prep[R];
-        for (int r = 0; r < R; ++r)
+        for (int r = 0; r < R; ++r) {
+            prefetchLines(reinterpret_cast<const char*>(&rowOf<T>(w, wStride, r)[b]) + ahead,
+                          sizeof(typename T::Block));
             T::prepare(rowOf<T>(w, wStride, r)[b], prep[r]);
+        }
         __m256i isum[R][C];
         for (int r = 0; r < R; ++r)
             for (int c = 0; c < C; ++c)

@@ -113,11 +113,13 @@ void tile(int64_t nb, float* s, size_t sStride, const uint8_t* w, size_t wStride
             acc[r][c] = _mm256_setzero_ps();
             ext[r][c] = _mm_setzero_ps();
         }
+    const size_t ahead = prefetchDistance(wStride, R);
     for (int64_t b = 0; b < nb; ++b) {
         __m256i xq[R];
         __m128 dmx[R];
         for (int r = 0; r < R; ++r) {
             const auto& blk = blockRow<T>(w, wStride, r)[b];
+            _mm_prefetch(reinterpret_cast<const char*>(&blk) + ahead, _MM_HINT_T0);
             xq[r] = T::quants(blk);
             dmx[r] = headOf(blk);
         }

@@ -80,6 +80,24 @@ inline __m256i dotS8S8(__m256i x, __m256i y)
     return dotU8S8(_mm256_sign_epi8(x, x), _mm256_sign_epi8(y, x));
 }
 
+// Rows read in lockstep defeat the hardware prefetcher once a matrix is
+// larger than the cache, so tiles prefetch the same blocks of the rows that
+// come next (tiles run in row order): whole tiles ahead, at least 4 KiB.
+inline size_t prefetchDistance(size_t rowStride, int rows)
+{
+    if (rowStride == 0)
+        return 0;
+    const size_t minRows = (4096 + rowStride - 1) / rowStride;
+    return rowStride * (minRows > static_cast<size_t>(rows) ? minRows : static_cast<size_t>(rows));
+}
+
+// Every cache line of `bytes` bytes at p.
+inline void prefetchLines(const void* p, size_t bytes)
+{
+    for (size_t off = 0; off < bytes; off += 64)
+        _mm_prefetch(static_cast<const char*>(p) + off, _MM_HINT_T0);
+}
+
 } // namespace
 } // namespace hearth::cpu::avx2
 

@@ -176,12 +176,15 @@ void tile(int64_t nb, float* s, size_t sStride, const uint8_t* w, size_t wStride
             ext[p][c] = _mm_setzero_ps();
         }
     const __m512i spread = _mm512_set_epi32(2, 2, 2, 2, 2, 2, 2, 2, 0, 0, 0, 0, 0, 0, 0, 0);
+    const size_t ahead = prefetchDistance(wStride, 2 * P);
     for (int64_t b = 0; b < nb; ++b) {
         __m512i xq[P];
         __m128 dmx[P];
         for (int p = 0; p < P; ++p) {
             const auto& lo = blockAt<T>(w, wStride, 2 * p, b);
             const auto& hi = blockAt<T>(w, wStride, pairRows == 2 ? 2 * p + 1 : 2 * p, b);
+            _mm_prefetch(reinterpret_cast<const char*>(&lo) + ahead, _MM_HINT_T0);
+            _mm_prefetch(reinterpret_cast<const char*>(&hi) + ahead, _MM_HINT_T0);
             xq[p] = join(T::quants(lo), T::quants(hi));
             const __m128i heads = _mm_set_epi32(0, 0, static_cast<int>(headOf(hi)), static_cast<int>(headOf(lo)));
             dmx[p] = _mm_cvtph_ps(heads);
