@@ -1,11 +1,10 @@
 // AVX2 kernels for the plain number types: F32, F16 (F16C) and BF16 dot
-// products and the f16 / bf16 row conversions.
+// products and gemm tiles, and the f16 / bf16 row conversions.
 //
-// The dot products keep ggml's AVX-512 layout (four accumulators of 16
-// lanes, each emulated here by two ymm registers; reduced like its
-// GGML_F32x16_REDUCE and _mm512_reduce_add_ps), so that the AVX2 and
-// AVX-512 levels give the same sums. Conversions are exact: F16C rounds to
-// nearest even like util/half.h, and bf16 rounding is done in integers.
+// The sums are avx512/float.cpp's, 16-lane accumulators emulated with ymm
+// registers: for n a multiple of 16 one 16-lane accumulator per output
+// (tinyBLAS's order), else ggml_vec_dot_f16's four. Conversions are exact:
+// F16C rounds to nearest even like util/half.h, bf16 rounds in integers.
 #include "cpu/avx2/simd_avx2.h"
 #include "cpu/kernels.h"
 
@@ -92,19 +91,83 @@ float scalarF32(float v)
     return v;
 }
 
-void dotF32(int64_t n, float* s, const void* w, const void* a)
+// R rows × C tokens, n % 16 == 0: one 16-lane accumulator per output, run
+// as two passes over the 8-lane halves (each lane still sums its values in
+// order), so that a tile's accumulators fit the 16 ymm registers.
+template <typename T, __m256 (*Load)(const T*), int R, int C>
+void tile16(int64_t n, float* s, size_t sStride, const uint8_t* w, size_t wStride, const uint8_t* a, size_t aStride)
 {
-    *s = dot4x16<float, loadF32, scalarF32>(n, static_cast<const float*>(w), static_cast<const float*>(a));
+    const auto row = [&](const uint8_t* base, size_t stride, int i) {
+        return reinterpret_cast<const T*>(base + stride * static_cast<size_t>(i));
+    };
+    __m256 half[2][R][C];
+    for (int h = 0; h < 2; ++h) {
+        __m256 acc[R][C];
+        for (int r = 0; r < R; ++r)
+            for (int c = 0; c < C; ++c)
+                acc[r][c] = _mm256_setzero_ps();
+        for (int64_t i = 8 * h; i < n; i += 16) {
+            __m256 x[R];
+            for (int r = 0; r < R; ++r)
+                x[r] = Load(row(w, wStride, r) + i);
+            for (int c = 0; c < C; ++c) {
+                const __m256 y = Load(row(a, aStride, c) + i);
+                for (int r = 0; r < R; ++r)
+                    acc[r][c] = _mm256_fmadd_ps(x[r], y, acc[r][c]);
+            }
+        }
+        for (int r = 0; r < R; ++r)
+            for (int c = 0; c < C; ++c)
+                half[h][r][c] = acc[r][c];
+    }
+    for (int r = 0; r < R; ++r)
+        for (int c = 0; c < C; ++c)
+            s[sStride * static_cast<size_t>(c) + static_cast<size_t>(r)] = reduce16({half[0][r][c], half[1][r][c]});
 }
 
-void dotF16(int64_t n, float* s, const void* w, const void* a)
+template <typename T, __m256 (*Load)(const T*), float (*Scalar)(T)>
+void vecDot(int64_t n, float* s, const void* w, const void* a)
 {
-    *s = dot4x16<uint16_t, loadF16, halfToFloat>(n, static_cast<const uint16_t*>(w), static_cast<const uint16_t*>(a));
+    if (n % 16 == 0)
+        tile16<T, Load, 1, 1>(n, s, 0, static_cast<const uint8_t*>(w), 0, static_cast<const uint8_t*>(a), 0);
+    else
+        *s = dot4x16<T, Load, Scalar>(n, static_cast<const T*>(w), static_cast<const T*>(a));
 }
 
-void dotBf16(int64_t n, float* s, const void* w, const void* a)
+// Tiles of 2 rows × 4 tokens, then the edges; vec_dot's order when n is not
+// a multiple of 16.
+template <typename T, __m256 (*Load)(const T*), float (*Scalar)(T)>
+void gemm(int64_t n, float* s, size_t sStride, const void* wv, size_t wStride, const void* av, size_t aStride,
+          int64_t rows, int64_t tokens)
 {
-    *s = dot4x16<uint16_t, loadBf16, bf16Scalar>(n, static_cast<const uint16_t*>(w), static_cast<const uint16_t*>(a));
+    constexpr int R = 2, C = 4;
+    const auto* w = static_cast<const uint8_t*>(wv);
+    const auto* a = static_cast<const uint8_t*>(av);
+    const auto at = [&](int64_t r, int64_t t) { return s + sStride * static_cast<size_t>(t) + static_cast<size_t>(r); };
+    if (n % 16 != 0) {
+        for (int64_t t = 0; t < tokens; ++t)
+            for (int64_t r = 0; r < rows; ++r)
+                vecDot<T, Load, Scalar>(n, at(r, t), w + wStride * r, a + aStride * t);
+        return;
+    }
+    const auto run = [&](int64_t r, int64_t t, auto fn) {
+        fn(n, at(r, t), sStride, w + wStride * r, wStride, a + aStride * t, aStride);
+    };
+    int64_t r = 0;
+    for (; r + R <= rows; r += R) {
+        int64_t t = 0;
+        for (; t + C <= tokens; t += C)
+            run(r, t, tile16<T, Load, R, C>);
+        for (; t < tokens; ++t)
+            run(r, t, tile16<T, Load, R, 1>);
+    }
+    for (; r < rows; ++r) {
+        int64_t t = 0;
+        for (; t + C <= tokens; t += C)
+            run(r, t, tile16<T, Load, 1, C>);
+        for (; t < tokens; ++t)
+            run(r, t, tile16<T, Load, 1, 1>);
+    }
 }
 
 void f16ToFloat(const void* xv, float* y, int64_t n)
@@ -176,13 +239,16 @@ void floatToBf16(const float* x, void* yv, int64_t n)
 void registerAvx2FloatKernels(KernelTable& t)
 {
     TypeKernels& f32 = t.types[static_cast<uint32_t>(GgmlType::F32)];
-    f32.vecDot = dotF32;
+    f32.vecDot = vecDot<float, loadF32, scalarF32>;
+    f32.gemm = gemm<float, loadF32, scalarF32>;
     TypeKernels& f16 = t.types[static_cast<uint32_t>(GgmlType::F16)];
-    f16.vecDot = dotF16;
+    f16.vecDot = vecDot<uint16_t, loadF16, halfToFloat>;
+    f16.gemm = gemm<uint16_t, loadF16, halfToFloat>;
     f16.toFloat = f16ToFloat;
     f16.fromFloat = floatToF16;
     TypeKernels& bf16 = t.types[static_cast<uint32_t>(GgmlType::BF16)];
-    bf16.vecDot = dotBf16;
+    bf16.vecDot = vecDot<uint16_t, loadBf16, bf16Scalar>;
+    bf16.gemm = gemm<uint16_t, loadBf16, bf16Scalar>;
     bf16.toFloat = bf16ToFloat;
     bf16.fromFloat = floatToBf16;
 }

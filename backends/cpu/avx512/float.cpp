@@ -1,8 +1,11 @@
 // AVX-512 kernels for the plain number types: F32, F16 and BF16 dot
-// products in ggml's AVX-512 layout (four accumulators of 16 lanes,
-// GGML_F32x16_REDUCE, then _mm512_reduce_add_ps's order written out so that
-// every compiler sums alike) — the same sums as avx2/float.cpp — and the f16
-// conversions 16 at a time.
+// products and gemm tiles, and the f16 conversions 16 at a time.
+//
+// Order (the same as avx2/ and neon/float.cpp): when n is a multiple of 16,
+// one 16-lane accumulator per output, a fused multiply-add per 16 values,
+// reduced like _mm512_reduce_add_ps — llama.cpp's tinyBLAS, which does its
+// f32 / f16 matrix products; otherwise ggml_vec_dot_f16's layout (four
+// accumulators of 16 lanes, GGML_F32x16_REDUCE, the rest in double).
 #include "cpu/avx2/simd_avx2.h"
 #include "cpu/kernels.h"
 
@@ -65,19 +68,75 @@ float dot4x16(int64_t n, const T* x, const T* y)
     return static_cast<float>(total);
 }
 
-void dotF32(int64_t n, float* s, const void* w, const void* a)
+// R rows × C tokens, n % 16 == 0: one 16-lane accumulator per output.
+template <typename T, __m512 (*Load)(const T*), int R, int C>
+void tile16(int64_t n, float* s, size_t sStride, const uint8_t* w, size_t wStride, const uint8_t* a, size_t aStride)
 {
-    *s = dot4x16<float, loadF32, scalarF32>(n, static_cast<const float*>(w), static_cast<const float*>(a));
+    __m512 acc[R][C];
+    for (int r = 0; r < R; ++r)
+        for (int c = 0; c < C; ++c)
+            acc[r][c] = _mm512_setzero_ps();
+    const auto row = [&](const uint8_t* base, size_t stride, int i) {
+        return reinterpret_cast<const T*>(base + stride * static_cast<size_t>(i));
+    };
+    for (int64_t i = 0; i < n; i += 16) {
+        __m512 x[R];
+        for (int r = 0; r < R; ++r)
+            x[r] = Load(row(w, wStride, r) + i);
+        for (int c = 0; c < C; ++c) {
+            const __m512 y = Load(row(a, aStride, c) + i);
+            for (int r = 0; r < R; ++r)
+                acc[r][c] = _mm512_fmadd_ps(x[r], y, acc[r][c]);
+        }
+    }
+    for (int r = 0; r < R; ++r)
+        for (int c = 0; c < C; ++c)
+            s[sStride * static_cast<size_t>(c) + static_cast<size_t>(r)] = reduce16(acc[r][c]);
 }
 
-void dotF16(int64_t n, float* s, const void* w, const void* a)
+template <typename T, __m512 (*Load)(const T*), float (*Scalar)(T)>
+void vecDot(int64_t n, float* s, const void* w, const void* a)
 {
-    *s = dot4x16<uint16_t, loadF16, halfToFloat>(n, static_cast<const uint16_t*>(w), static_cast<const uint16_t*>(a));
+    if (n % 16 == 0)
+        tile16<T, Load, 1, 1>(n, s, 0, static_cast<const uint8_t*>(w), 0, static_cast<const uint8_t*>(a), 0);
+    else
+        *s = dot4x16<T, Load, Scalar>(n, static_cast<const T*>(w), static_cast<const T*>(a));
 }
 
-void dotBf16(int64_t n, float* s, const void* w, const void* a)
+// Tiles of 4 rows × 4 tokens, then the edges; vec_dot's order when n is not
+// a multiple of 16.
+template <typename T, __m512 (*Load)(const T*), float (*Scalar)(T)>
+void gemm(int64_t n, float* s, size_t sStride, const void* wv, size_t wStride, const void* av, size_t aStride,
+          int64_t rows, int64_t tokens)
 {
-    *s = dot4x16<uint16_t, loadBf16, bf16Scalar>(n, static_cast<const uint16_t*>(w), static_cast<const uint16_t*>(a));
+    constexpr int R = 4, C = 4;
+    const auto* w = static_cast<const uint8_t*>(wv);
+    const auto* a = static_cast<const uint8_t*>(av);
+    const auto at = [&](int64_t r, int64_t t) { return s + sStride * static_cast<size_t>(t) + static_cast<size_t>(r); };
+    if (n % 16 != 0) {
+        for (int64_t t = 0; t < tokens; ++t)
+            for (int64_t r = 0; r < rows; ++r)
+                vecDot<T, Load, Scalar>(n, at(r, t), w + wStride * r, a + aStride * t);
+        return;
+    }
+    const auto run = [&](int64_t r, int64_t t, auto fn) {
+        fn(n, at(r, t), sStride, w + wStride * r, wStride, a + aStride * t, aStride);
+    };
+    int64_t r = 0;
+    for (; r + R <= rows; r += R) {
+        int64_t t = 0;
+        for (; t + C <= tokens; t += C)
+            run(r, t, tile16<T, Load, R, C>);
+        for (; t < tokens; ++t)
+            run(r, t, tile16<T, Load, R, 1>);
+    }
+    for (; r < rows; ++r) {
+        int64_t t = 0;
+        for (; t + C <= tokens; t += C)
+            run(r, t, tile16<T, Load, 1, C>);
+        for (; t < tokens; ++t)
+            run(r, t, tile16<T, Load, 1, 1>);
+    }
 }
 
 void f16ToFloat(const void* xv, float* y, int64_t n)
@@ -105,12 +164,17 @@ void floatToF16(const float* x, void* yv, int64_t n)
 
 void registerAvx512FloatKernels(KernelTable& t)
 {
-    t.types[static_cast<uint32_t>(GgmlType::F32)].vecDot = dotF32;
+    TypeKernels& f32 = t.types[static_cast<uint32_t>(GgmlType::F32)];
+    f32.vecDot = vecDot<float, loadF32, scalarF32>;
+    f32.gemm = gemm<float, loadF32, scalarF32>;
     TypeKernels& f16 = t.types[static_cast<uint32_t>(GgmlType::F16)];
-    f16.vecDot = dotF16;
+    f16.vecDot = vecDot<uint16_t, loadF16, halfToFloat>;
+    f16.gemm = gemm<uint16_t, loadF16, halfToFloat>;
     f16.toFloat = f16ToFloat;
     f16.fromFloat = floatToF16;
-    t.types[static_cast<uint32_t>(GgmlType::BF16)].vecDot = dotBf16;
+    TypeKernels& bf16 = t.types[static_cast<uint32_t>(GgmlType::BF16)];
+    bf16.vecDot = vecDot<uint16_t, loadBf16, bf16Scalar>;
+    bf16.gemm = gemm<uint16_t, loadBf16, bf16Scalar>;
 }
 
 #else

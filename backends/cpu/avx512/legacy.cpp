@@ -180,6 +180,7 @@ void tile(int64_t nb, float* s, size_t sStride, const uint8_t* w, size_t wStride
     for (int64_t b = 0; b < nb; ++b) {
         __m512i xq[P];
         __m128 dmx[P];
+        __m512 dx[P]; // [dx_lo ×8 | dx_hi ×8], for the formats without m
         for (int p = 0; p < P; ++p) {
             const auto& lo = blockAt<T>(w, wStride, 2 * p, b);
             const auto& hi = blockAt<T>(w, wStride, pairRows == 2 ? 2 * p + 1 : 2 * p, b);
@@ -188,11 +189,13 @@ void tile(int64_t nb, float* s, size_t sStride, const uint8_t* w, size_t wStride
             xq[p] = join(T::quants(lo), T::quants(hi));
             const __m128i heads = _mm_set_epi32(0, 0, static_cast<int>(headOf(hi)), static_cast<int>(headOf(lo)));
             dmx[p] = _mm_cvtph_ps(heads);
+            dx[p] = _mm512_permutexvar_ps(spread, _mm512_castps128_ps512(dmx[p]));
         }
         for (int c = 0; c < C; ++c) {
             const auto& y = partnerAt<T>(a, aStride, c, b);
             const __m512i yq = _mm512_broadcast_i64x4(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(y.qs)));
             const __m128 dmy = _mm_cvtph_ps(_mm_set1_epi32(static_cast<int>(headOf(y))));
+            const __m512 dy = _mm512_set1_ps(halfToFloat(y.d));
             const __m512i init = offsetInit<T>(yq);
             for (int p = 0; p < P; ++p) {
                 __m512i lanes;
@@ -200,11 +203,14 @@ void tile(int64_t nb, float* s, size_t sStride, const uint8_t* w, size_t wStride
                     lanes = dotS8S8(xq[p], yq);
                 else
                     lanes = dotU8S8(xq[p], yq, init);
-                const __m128 prod = _mm_mul_ps(dmx[p], dmy);
-                const __m512 d = _mm512_permutexvar_ps(spread, _mm512_castps128_ps512(prod));
-                acc[p][c] = _mm512_fmadd_ps(d, _mm512_cvtepi32_ps(lanes), acc[p][c]);
-                if constexpr (T::kMin)
+                if constexpr (T::kMin) {
+                    const __m128 prod = _mm_mul_ps(dmx[p], dmy);
+                    const __m512 d = _mm512_permutexvar_ps(spread, _mm512_castps128_ps512(prod));
+                    acc[p][c] = _mm512_fmadd_ps(d, _mm512_cvtepi32_ps(lanes), acc[p][c]);
                     ext[p][c] = _mm_add_ps(ext[p][c], prod);
+                } else {
+                    acc[p][c] = _mm512_fmadd_ps(_mm512_mul_ps(dx[p], dy), _mm512_cvtepi32_ps(lanes), acc[p][c]);
+                }
             }
         }
     }

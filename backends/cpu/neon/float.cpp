@@ -1,7 +1,7 @@
 // NEON kernels for the plain number types: F32, F16 and BF16 dot products
-// in ggml's x86 AVX-512 layout (four accumulators of 16 lanes, four quads
-// each, reduced like GGML_F32x16_REDUCE and _mm512_reduce_add_ps: the sums
-// of avx2/float.cpp and avx512/float.cpp) and the f16 / bf16 conversions.
+// and gemm tiles in the sums of avx512/float.cpp (16-lane accumulators held
+// in four quads: one per output when n is a multiple of 16, as llama.cpp's
+// tinyBLAS, else ggml_vec_dot_f16's four), and the f16 / bf16 conversions.
 #include "cpu/kernels.h"
 
 #include "cpu/neon/simd_neon.h"
@@ -79,19 +79,73 @@ float dot4x16(int64_t n, const T* x, const T* y)
     return static_cast<float>(total);
 }
 
-void dotF32(int64_t n, float* s, const void* w, const void* a)
+// R rows × C tokens, n % 16 == 0: one 16-lane accumulator per output.
+template <typename T, float32x4_t (*Load)(const T*), int R, int C>
+void tile16(int64_t n, float* s, size_t sStride, const uint8_t* w, size_t wStride, const uint8_t* a, size_t aStride)
 {
-    *s = dot4x16<float, loadF32, scalarF32>(n, static_cast<const float*>(w), static_cast<const float*>(a));
+    const auto row = [&](const uint8_t* base, size_t stride, int i) {
+        return reinterpret_cast<const T*>(base + stride * static_cast<size_t>(i));
+    };
+    F32x16 acc[R][C];
+    for (int r = 0; r < R; ++r)
+        for (int c = 0; c < C; ++c)
+            for (auto& q : acc[r][c].q)
+                q = vdupq_n_f32(0.0f);
+    for (int64_t i = 0; i < n; i += 16) {
+        for (int k = 0; k < 4; ++k) {
+            float32x4_t x[R];
+            for (int r = 0; r < R; ++r)
+                x[r] = Load(row(w, wStride, r) + i + 4 * k);
+            for (int c = 0; c < C; ++c) {
+                const float32x4_t y = Load(row(a, aStride, c) + i + 4 * k);
+                for (int r = 0; r < R; ++r)
+                    acc[r][c].q[k] = vfmaq_f32(acc[r][c].q[k], x[r], y);
+            }
+        }
+    }
+    for (int r = 0; r < R; ++r)
+        for (int c = 0; c < C; ++c)
+            s[sStride * static_cast<size_t>(c) + static_cast<size_t>(r)] = reduce16(acc[r][c]);
 }
 
-void dotF16(int64_t n, float* s, const void* w, const void* a)
+template <typename T, float32x4_t (*Load)(const T*), float (*Scalar)(T)>
+void vecDot(int64_t n, float* s, const void* w, const void* a)
 {
-    *s = dot4x16<uint16_t, loadF16, halfToFloat>(n, static_cast<const uint16_t*>(w), static_cast<const uint16_t*>(a));
+    if (n % 16 == 0)
+        tile16<T, Load, 1, 1>(n, s, 0, static_cast<const uint8_t*>(w), 0, static_cast<const uint8_t*>(a), 0);
+    else
+        *s = dot4x16<T, Load, Scalar>(n, static_cast<const T*>(w), static_cast<const T*>(a));
 }
 
-void dotBf16(int64_t n, float* s, const void* w, const void* a)
+// Tiles of 2 rows × 2 tokens (16 quads of accumulators), then the edges.
+template <typename T, float32x4_t (*Load)(const T*), float (*Scalar)(T)>
+void gemm(int64_t n, float* s, size_t sStride, const void* wv, size_t wStride, const void* av, size_t aStride,
+          int64_t rows, int64_t tokens)
 {
-    *s = dot4x16<uint16_t, loadBf16, bf16Scalar>(n, static_cast<const uint16_t*>(w), static_cast<const uint16_t*>(a));
+    constexpr int R = 2, C = 2;
+    const auto* w = static_cast<const uint8_t*>(wv);
+    const auto* a = static_cast<const uint8_t*>(av);
+    const auto at = [&](int64_t r, int64_t t) { return s + sStride * static_cast<size_t>(t) + static_cast<size_t>(r); };
+    if (n % 16 != 0) {
+        for (int64_t t = 0; t < tokens; ++t)
+            for (int64_t r = 0; r < rows; ++r)
+                vecDot<T, Load, Scalar>(n, at(r, t), w + wStride * r, a + aStride * t);
+        return;
+    }
+    const auto run = [&](int64_t r, int64_t t, auto fn) {
+        fn(n, at(r, t), sStride, w + wStride * r, wStride, a + aStride * t, aStride);
+    };
+    int64_t r = 0;
+    for (; r + R <= rows; r += R) {
+        int64_t t = 0;
+        for (; t + C <= tokens; t += C)
+            run(r, t, tile16<T, Load, R, C>);
+        for (; t < tokens; ++t)
+            run(r, t, tile16<T, Load, R, 1>);
+    }
+    for (; r < rows; ++r)
+        for (int64_t t = 0; t < tokens; ++t)
+            run(r, t, tile16<T, Load, 1, 1>);
 }
 
 void f16ToFloat(const void* xv, float* y, int64_t n)
@@ -132,13 +186,17 @@ void bf16ToFloat(const void* xv, float* y, int64_t n)
 
 void registerNeonFloatKernels(KernelTable& t)
 {
-    t.types[static_cast<uint32_t>(GgmlType::F32)].vecDot = dotF32;
+    TypeKernels& f32 = t.types[static_cast<uint32_t>(GgmlType::F32)];
+    f32.vecDot = vecDot<float, loadF32, scalarF32>;
+    f32.gemm = gemm<float, loadF32, scalarF32>;
     TypeKernels& f16 = t.types[static_cast<uint32_t>(GgmlType::F16)];
-    f16.vecDot = dotF16;
+    f16.vecDot = vecDot<uint16_t, loadF16, halfToFloat>;
+    f16.gemm = gemm<uint16_t, loadF16, halfToFloat>;
     f16.toFloat = f16ToFloat;
     f16.fromFloat = floatToF16;
     TypeKernels& bf16 = t.types[static_cast<uint32_t>(GgmlType::BF16)];
-    bf16.vecDot = dotBf16;
+    bf16.vecDot = vecDot<uint16_t, loadBf16, bf16Scalar>;
+    bf16.gemm = gemm<uint16_t, loadBf16, bf16Scalar>;
     bf16.toFloat = bf16ToFloat;
 }
 
