@@ -74,6 +74,11 @@ const AttentionKernels& attentionKernels()
     return kernelTable(activeIsa()).attention;
 }
 
+const ActivationKernels& activationKernels()
+{
+    return kernelTable(activeIsa()).activation;
+}
+
 bool canMultiply(GgmlType type)
 {
     const TypeKernels& k = typeKernels(type);

@@ -65,16 +65,26 @@ struct AttentionKernels {
     void (*reduceLanes)(const float* acc, int lanes, int64_t n, float* out) = nullptr;
 };
 
+// Element-wise activations (ops_basic.cpp), in llama.cpp's x86 order.
+struct ActivationKernels {
+    // out[i] = silu(x[i]) · y[i], silu(x) = x / (1 + exp(-x)) with ggml's
+    // vectorized exp on whole groups of 16 and libm's expf on the rest (as
+    // ggml's SwiGLU does).
+    void (*swiglu)(const float* x, const float* y, float* out, int64_t n) = nullptr;
+};
+
 struct KernelTable {
     TypeKernels types[kGgmlTypeIdLimit];
-    AttentionKernels attention;
+    AttentionKernels attention;   // registered with the attention kernels,
+    ActivationKernels activation; // which share ggml's exp
 };
 
 // Kernels of a type for the active ISA (cpu::activeIsa()); entries are null
 // for types the backend cannot compute with.
 const TypeKernels& typeKernels(GgmlType type);
-// Attention loops for the active ISA.
+// Attention loops and activations for the active ISA.
 const AttentionKernels& attentionKernels();
+const ActivationKernels& activationKernels();
 // The table of one ISA level (tests compare levels against the scalar one);
 // a level this CPU cannot run gets the scalar table.
 const KernelTable& kernelTable(Isa isa);

@@ -6,7 +6,6 @@
 // new K / V rows into the cache in its type.
 #include "cpu/kernels.h"
 #include "cpu/ops.h"
-#include "cpu/scalar/ggml_order.h"
 #include "util/half.h"
 
 #include <algorithm>

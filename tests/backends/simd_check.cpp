@@ -297,6 +297,24 @@ std::vector<std::string> checkAttention(const KernelTable& table, const KernelTa
                 fail("softmaxExp (max " + std::to_string(max) + ")", n);
         }
     }
+    if (!table.activation.swiglu)
+        failures.push_back("swiglu: missing kernel");
+    for (int64_t n : {5, 16, 100, 1536}) {
+        std::vector<float> x(static_cast<size_t>(n)), y(x), out(x), out2(x);
+        for (int64_t i = 0; i < n; ++i) {
+            x[static_cast<size_t>(i)] = rng.normal() * std::ldexp(1.0f, rng.below(12) - 4); // up to exp overflow
+            y[static_cast<size_t>(i)] = rng.normal();
+        }
+        if (table.activation.swiglu) {
+            table.activation.swiglu(x.data(), y.data(), out.data(), n);
+            reference.activation.swiglu(x.data(), y.data(), out2.data(), n);
+            for (int64_t i = 0; i < n; ++i)
+                if (!sameBits(out[static_cast<size_t>(i)], out2[static_cast<size_t>(i)])) {
+                    fail("swiglu", n);
+                    break;
+                }
+        }
+    }
     for (int64_t n : {7, 64, 80, 256}) {
         const auto v16 = halfs(n);
         std::vector<float> v32(static_cast<size_t>(n)), acc(static_cast<size_t>(n)), acc2;

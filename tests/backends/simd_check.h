@@ -46,8 +46,8 @@ std::vector<std::string> checkType(const hearth::cpu::KernelTable& table, const 
 
 // The attention loops (AttentionKernels) against the reference, bit for
 // bit: dot products of every length class, softmax numerators with masked
-// cells and arguments down to exp underflow and up to overflow, axpy and
-// the 16 / 64-lane reductions.
+// cells and arguments down to exp underflow and up to overflow, axpy, the
+// 16 / 64-lane reductions, and SwiGLU (ActivationKernels).
 std::vector<std::string> checkAttention(const hearth::cpu::KernelTable& table,
                                         const hearth::cpu::KernelTable& reference, uint32_t seed);
 

@@ -1,4 +1,4 @@
-// AVX2 attention loops (kernels.h, AttentionKernels): the lane orders of
+// AVX2 attention loops (kernels.h, AttentionKernels) and SwiGLU: the lane orders of
 // scalar/attention.cpp with each 16-lane accumulator held in two ymm
 // registers, bit for bit. The exponential is ggml's AVX-512 ggml_v_expf
 // lane for lane; its final ldexp is done in two exact-then-rounding steps.
@@ -170,11 +170,25 @@ void reduceLanes(const float* acc, int lanes, int64_t n, float* out)
     }
 }
 
+void swiglu(const float* x, const float* y, float* out, int64_t n)
+{
+    const int64_t vec = n & ~int64_t{15};
+    for (int64_t i = 0; i < vec; i += 8) {
+        const __m256 v = _mm256_loadu_ps(x + i);
+        const __m256 e = expf8(_mm256_sub_ps(_mm256_setzero_ps(), v));
+        const __m256 silu = _mm256_div_ps(v, _mm256_add_ps(_mm256_set1_ps(1.0f), e));
+        _mm256_storeu_ps(out + i, _mm256_mul_ps(silu, _mm256_loadu_ps(y + i)));
+    }
+    for (int64_t i = vec; i < n; ++i)
+        out[i] = x[i] / (1.0f + std::exp(-x[i])) * y[i];
+}
+
 } // namespace
 
 void registerAvx2AttentionKernels(KernelTable& t)
 {
     t.attention = {dotF16x16, dotF16x64, softmaxExp, axpyF16, axpyF32, reduceLanes};
+    t.activation.swiglu = swiglu;
 }
 
 #else

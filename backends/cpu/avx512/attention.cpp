@@ -1,4 +1,4 @@
-// AVX-512 attention loops (kernels.h, AttentionKernels): the lane orders of
+// AVX-512 attention loops (kernels.h, AttentionKernels) and SwiGLU: the lane orders of
 // scalar/attention.cpp in zmm registers, bit for bit. The exponential is
 // ggml's AVX-512 ggml_v_expf itself (scalef does ldexp's single rounding).
 #include "cpu/avx2/simd_avx2.h"
@@ -146,11 +146,25 @@ void reduceLanes(const float* acc, int lanes, int64_t n, float* out)
     }
 }
 
+void swiglu(const float* x, const float* y, float* out, int64_t n)
+{
+    const int64_t vec = n & ~int64_t{15};
+    for (int64_t i = 0; i < vec; i += 16) {
+        const __m512 v = _mm512_loadu_ps(x + i);
+        const __m512 e = expf16(_mm512_sub_ps(_mm512_setzero_ps(), v));
+        const __m512 silu = _mm512_div_ps(v, _mm512_add_ps(_mm512_set1_ps(1.0f), e));
+        _mm512_storeu_ps(out + i, _mm512_mul_ps(silu, _mm512_loadu_ps(y + i)));
+    }
+    for (int64_t i = vec; i < n; ++i)
+        out[i] = x[i] / (1.0f + std::exp(-x[i])) * y[i];
+}
+
 } // namespace
 
 void registerAvx512AttentionKernels(KernelTable& t)
 {
     t.attention = {dotF16x16, dotF16x64, softmaxExp, axpyF16, axpyF32, reduceLanes};
+    t.activation.swiglu = swiglu;
 }
 
 #else

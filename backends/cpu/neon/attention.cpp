@@ -1,4 +1,4 @@
-// NEON attention loops (kernels.h, AttentionKernels): the lane orders of
+// NEON attention loops (kernels.h, AttentionKernels) and SwiGLU: the lane orders of
 // scalar/attention.cpp with each 16-lane accumulator held in four quads,
 // bit for bit. The exponential is ggml's AVX-512 ggml_v_expf lane for lane;
 // its final ldexp is done in two exact-then-rounding steps.
@@ -161,11 +161,25 @@ void reduceLanes(const float* acc, int lanes, int64_t n, float* out)
     }
 }
 
+void swiglu(const float* x, const float* y, float* out, int64_t n)
+{
+    const int64_t vec = n & ~int64_t{15};
+    for (int64_t i = 0; i < vec; i += 4) {
+        const float32x4_t v = vld1q_f32(x + i);
+        const float32x4_t e = expf4(vsubq_f32(vdupq_n_f32(0.0f), v));
+        const float32x4_t silu = vdivq_f32(v, vaddq_f32(vdupq_n_f32(1.0f), e));
+        vst1q_f32(out + i, vmulq_f32(silu, vld1q_f32(y + i)));
+    }
+    for (int64_t i = vec; i < n; ++i)
+        out[i] = x[i] / (1.0f + std::exp(-x[i])) * y[i];
+}
+
 } // namespace
 
 void registerNeonAttentionKernels(KernelTable& t)
 {
     t.attention = {dotF16x16, dotF16x64, softmaxExp, axpyF16, axpyF32, reduceLanes};
+    t.activation.swiglu = swiglu;
 }
 
 #else

@@ -1,4 +1,5 @@
-// Scalar reference of the attention loops (kernels.h, AttentionKernels):
+// Scalar reference of the attention loops (kernels.h, AttentionKernels) and
+// of SwiGLU, which shares ggml's vectorized exp:
 // the lane orders of llama.cpp's x86 kernels written out one value at a
 // time (see ggml_order.h), which the SIMD levels reproduce bit for bit.
 #include "cpu/kernels.h"
@@ -81,11 +82,19 @@ void reduceLanes(const float* acc, int lanes, int64_t n, float* out)
     }
 }
 
+void swiglu(const float* x, const float* y, float* out, int64_t n)
+{
+    const int64_t vec = n & ~int64_t{15};
+    for (int64_t i = 0; i < n; ++i)
+        out[i] = (i < vec ? order::silu(x[i]) : x[i] / (1.0f + std::exp(-x[i]))) * y[i];
+}
+
 } // namespace
 
 void registerScalarAttentionKernels(KernelTable& t)
 {
     t.attention = {dotF16x16, dotF16x64, softmaxExp, axpyF16, axpyF32, reduceLanes};
+    t.activation.swiglu = swiglu;
 }
 
 } // namespace hearth::cpu
