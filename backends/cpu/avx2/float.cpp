@@ -100,6 +100,7 @@ void tile16(int64_t n, float* s, size_t sStride, const uint8_t* w, size_t wStrid
     const auto row = [&](const uint8_t* base, size_t stride, int i) {
         return reinterpret_cast<const T*>(base + stride * static_cast<size_t>(i));
     };
+    const size_t ahead = prefetchDistance(wStride, R);
     __m256 half[2][R][C];
     for (int h = 0; h < 2; ++h) {
         __m256 acc[R][C];
@@ -108,8 +109,10 @@ void tile16(int64_t n, float* s, size_t sStride, const uint8_t* w, size_t wStrid
                 acc[r][c] = _mm256_setzero_ps();
         for (int64_t i = 8 * h; i < n; i += 16) {
             __m256 x[R];
-            for (int r = 0; r < R; ++r)
+            for (int r = 0; r < R; ++r) {
+                _mm_prefetch(reinterpret_cast<const char*>(row(w, wStride, r) + i) + ahead, _MM_HINT_T0);
                 x[r] = Load(row(w, wStride, r) + i);
+            }
             for (int c = 0; c < C; ++c) {
                 const __m256 y = Load(row(a, aStride, c) + i);
                 for (int r = 0; r < R; ++r)

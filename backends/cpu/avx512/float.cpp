@@ -79,10 +79,14 @@ void tile16(int64_t n, float* s, size_t sStride, const uint8_t* w, size_t wStrid
     const auto row = [&](const uint8_t* base, size_t stride, int i) {
         return reinterpret_cast<const T*>(base + stride * static_cast<size_t>(i));
     };
+    const size_t ahead = prefetchDistance(wStride, R);
     for (int64_t i = 0; i < n; i += 16) {
         __m512 x[R];
-        for (int r = 0; r < R; ++r)
+        for (int r = 0; r < R; ++r) {
+            // 16 values are 32 or 64 bytes: one line ahead per step.
+            _mm_prefetch(reinterpret_cast<const char*>(row(w, wStride, r) + i) + ahead, _MM_HINT_T0);
             x[r] = Load(row(w, wStride, r) + i);
+        }
         for (int c = 0; c < C; ++c) {
             const __m512 y = Load(row(a, aStride, c) + i);
             for (int r = 0; r < R; ++r)
