@@ -28,8 +28,10 @@ KernelTable buildTable(Isa isa)
         registerAvx512LegacyKernels(t);
         registerAvx512KQuantKernels(t);
         registerAvx512AttentionKernels(t);
-        if (f.avx512vnni)
+        if (f.avx512vnni) {
             registerAvx512VnniLegacyKernels(t);
+            registerAvx512VnniKQuantKernels(t);
+        }
     }
     if (isa == Isa::Neon) {
         registerNeonFloatKernels(t);

@@ -104,7 +104,7 @@ std::vector<uint8_t> makeWeights(GgmlType type, int64_t n, Random& rng)
 }
 
 // Activations in blocks of 32 with varied magnitudes, zero blocks, a block
-// with one non-zero value and a constant block.
+// with one non-zero value, a constant block and one of ±max ties.
 std::vector<float> makeActivations(int64_t n, Random& rng)
 {
     static const float kMagnitudes[] = {1e-6f, 1e-2f, 1.0f, 3.0f, 100.0f, 1e4f};
@@ -120,6 +120,8 @@ std::vector<float> makeActivations(int64_t n, Random& rng)
                 p[j] = j == 5 ? -mag : 0.0f;
             else if (kind == 2)
                 p[j] = mag;
+            else if (kind == 3)
+                p[j] = j % 2 ? -mag : mag; // ties in |x| of both signs
             else
                 p[j] = rng.normal() * mag;
         }
@@ -207,7 +209,8 @@ void checkGemm(const KernelTable& table, GgmlType type, int64_t n, Random& rng, 
     const TypeKernels& k = kernelsOf(table, type);
     if (!k.gemm)
         return;
-    static const int64_t kShapes[][2] = {{1, 1}, {1, 5}, {2, 4}, {3, 1}, {3, 7}, {4, 8}, {5, 3}, {7, 9}, {16, 4}};
+    static const int64_t kShapes[][2] = {{1, 1}, {1, 5}, {2, 4},  {3, 1},  {3, 7},  {4, 8},
+                                         {5, 3}, {7, 9}, {16, 4}, {6, 16}, {3, 17}, {17, 33}};
     const size_t wStride = hearth::rowBytes(type, n) + 64;
     const size_t aStride = hearth::rowBytes(k.vecDotType, n) + 32;
     for (const auto& shape : kShapes) {

@@ -148,6 +148,50 @@ void gemm(int64_t n, float* s, size_t sStride, const void* wv, size_t wStride, c
             run(r, t, tile<T, 1, 1>);
 }
 
+// Activations to Q8_K exactly as the reference (quantizeRowQ8_K): the
+// value of largest magnitude (its first occurrence) maps to -127, quants
+// rounded half to even and capped at 127, sums of 16.
+void quantizeQ8_K(const float* x, void* yv, int64_t n)
+{
+    auto* y = static_cast<BlockQ8_K*>(yv);
+    const __m256 signBit = _mm256_set1_ps(-0.0f);
+    for (int64_t i = 0; i < n / QK_K; ++i, x += QK_K) {
+        __m256 amax = _mm256_setzero_ps();
+        for (int k = 0; k < 32; ++k) // max_ps(|x|, acc) keeps acc where |x| is NaN, like the reference
+            amax = _mm256_max_ps(_mm256_andnot_ps(signBit, _mm256_loadu_ps(x + 8 * k)), amax);
+        __m128 m4 = _mm_max_ps(_mm256_extractf128_ps(amax, 1), _mm256_castps256_ps128(amax));
+        m4 = _mm_max_ps(m4, _mm_movehl_ps(m4, m4));
+        m4 = _mm_max_ss(m4, _mm_movehdup_ps(m4));
+        const float m = _mm_cvtss_f32(m4);
+        BlockQ8_K& out = y[i];
+        if (m == 0.0f) {
+            std::memset(&out, 0, sizeof out);
+            continue;
+        }
+        float max = 0.0f;
+        for (int j = 0; j < QK_K; ++j) {
+            if (x[j] == m || x[j] == -m) {
+                max = x[j];
+                break;
+            }
+        }
+        const __m256 scale = _mm256_set1_ps(-127.0f / max);
+        for (int k = 0; k < 16; ++k) {
+            __m256i q[2];
+            for (int h = 0; h < 2; ++h)
+                q[h] = _mm256_min_epi32(_mm256_cvtps_epi32(_mm256_mul_ps(scale, _mm256_loadu_ps(x + 16 * k + 8 * h))),
+                                        _mm256_set1_epi32(127));
+            out.bsums[k] = static_cast<int16_t>(hsumI32(_mm256_add_epi32(q[0], q[1])));
+            const __m256i p16 = _mm256_packs_epi32(q[0], q[1]); // 0-3 8-11 | 4-7 12-15
+            const __m128i p8 = _mm_packs_epi16(_mm256_castsi256_si128(p16), _mm256_extracti128_si256(p16, 1));
+            // p8: 0-3 8-11 4-7 12-15 → element order
+            _mm_storeu_si128(reinterpret_cast<__m128i*>(out.qs + 16 * k),
+                             _mm_shuffle_epi32(p8, _MM_SHUFFLE(3, 1, 2, 0)));
+        }
+        out.d = 1.0f / (-127.0f / max);
+    }
+}
+
 template <class T>
 void set(KernelTable& t, GgmlType type)
 {
@@ -166,6 +210,7 @@ void registerAvx2KQuantKernels(KernelTable& t)
     set<Q5_K>(t, GgmlType::Q5_K);
     set<Q6_K>(t, GgmlType::Q6_K);
     t.types[static_cast<uint32_t>(GgmlType::IQ4_XS)].vecDot = dotIq4xs;
+    t.types[static_cast<uint32_t>(GgmlType::Q8_K)].fromFloat = quantizeQ8_K;
 }
 
 #else

@@ -369,6 +369,47 @@ void gemm(int64_t n, float* s, size_t sStride, const void* wv, size_t wStride, c
     }
 }
 
+// Activations to Q8_K exactly as the reference (quantizeRowQ8_K): the
+// value of largest magnitude (its first occurrence) maps to -127, quants
+// rounded half to even and capped at 127, sums of 16.
+void quantizeQ8_K(const float* x, void* yv, int64_t n)
+{
+    auto* y = static_cast<BlockQ8_K*>(yv);
+    const __m512 signBit = _mm512_set1_ps(-0.0f);
+    for (int64_t i = 0; i < n / QK_K; ++i, x += QK_K) {
+        __m512 amax = _mm512_setzero_ps();
+        for (int k = 0; k < 16; ++k) // max_ps(|x|, acc) keeps acc where |x| is NaN, like the reference
+            amax = _mm512_max_ps(_mm512_andnot_ps(signBit, _mm512_loadu_ps(x + 16 * k)), amax);
+        const float m = _mm512_reduce_max_ps(amax);
+        BlockQ8_K& out = y[i];
+        if (m == 0.0f) {
+            std::memset(&out, 0, sizeof out);
+            continue;
+        }
+        float max = 0.0f;
+        for (int k = 0; k < 16; ++k) {
+            const __m512 v = _mm512_loadu_ps(x + 16 * k);
+            const __mmask16 hit = _mm512_cmp_ps_mask(_mm512_andnot_ps(signBit, v), _mm512_set1_ps(m), _CMP_EQ_OQ);
+            if (hit) {
+                int j = 0;
+                while (!((hit >> j) & 1))
+                    ++j;
+                max = x[16 * k + j];
+                break;
+            }
+        }
+        const float iscale = -127.0f / max;
+        const __m512 scale = _mm512_set1_ps(iscale);
+        for (int k = 0; k < 16; ++k) {
+            const __m512i q = _mm512_min_epi32(_mm512_cvtps_epi32(_mm512_mul_ps(scale, _mm512_loadu_ps(x + 16 * k))),
+                                               _mm512_set1_epi32(127));
+            _mm_storeu_si128(reinterpret_cast<__m128i*>(out.qs + 16 * k), _mm512_cvtepi32_epi8(q));
+            out.bsums[k] = static_cast<int16_t>(_mm512_reduce_add_epi32(q));
+        }
+        out.d = 1.0f / iscale;
+    }
+}
+
 template <class T>
 void set(KernelTable& t, GgmlType type)
 {
@@ -386,6 +427,7 @@ void registerAvx512KQuantKernels(KernelTable& t)
     set<Q4_K>(t, GgmlType::Q4_K);
     set<Q5_K>(t, GgmlType::Q5_K);
     set<Q6_K>(t, GgmlType::Q6_K);
+    t.types[static_cast<uint32_t>(GgmlType::Q8_K)].fromFloat = quantizeQ8_K;
 }
 
 #else

@@ -280,6 +280,44 @@ void dotIq4xs(int64_t n, float* s, const void* w, const void* a)
     *s = sum;
 }
 
+// Activations to Q8_K exactly as the reference (quantizeRowQ8_K): the
+// value of largest magnitude (its first occurrence) maps to -127, quants
+// rounded half to even (FCVTNS) and capped at 127, sums of 16.
+void quantizeQ8_K(const float* x, void* yv, int64_t n)
+{
+    auto* y = static_cast<BlockQ8_K*>(yv);
+    for (int64_t i = 0; i < n / QK_K; ++i, x += QK_K) {
+        // vmaxnm ignores a NaN operand, like the reference's comparison.
+        float32x4_t amax = vdupq_n_f32(0.0f);
+        for (int k = 0; k < 64; ++k)
+            amax = vmaxnmq_f32(amax, vabsq_f32(vld1q_f32(x + 4 * k)));
+        const float m = vmaxnmvq_f32(amax);
+        BlockQ8_K& out = y[i];
+        if (m == 0.0f) {
+            std::memset(&out, 0, sizeof out);
+            continue;
+        }
+        float max = 0.0f;
+        for (int j = 0; j < QK_K; ++j) {
+            if (x[j] == m || x[j] == -m) {
+                max = x[j];
+                break;
+            }
+        }
+        const float iscale = -127.0f / max;
+        for (int k = 0; k < 16; ++k) {
+            int32x4_t q[4];
+            for (int j = 0; j < 4; ++j)
+                q[j] = vminq_s32(vcvtnq_s32_f32(vmulq_n_f32(vld1q_f32(x + 16 * k + 4 * j), iscale)), vdupq_n_s32(127));
+            out.bsums[k] = static_cast<int16_t>(vaddvq_s32(vaddq_s32(vaddq_s32(q[0], q[1]), vaddq_s32(q[2], q[3]))));
+            const int16x8_t lo = vcombine_s16(vmovn_s32(q[0]), vmovn_s32(q[1]));
+            const int16x8_t hi = vcombine_s16(vmovn_s32(q[2]), vmovn_s32(q[3]));
+            vst1q_s8(out.qs + 16 * k, vcombine_s8(vmovn_s16(lo), vmovn_s16(hi)));
+        }
+        out.d = 1.0f / iscale;
+    }
+}
+
 template <class T>
 void set(KernelTable& t, GgmlType type)
 {
@@ -296,6 +334,7 @@ void registerAll(KernelTable& t)
     set<Q5_K>(t, GgmlType::Q5_K);
     set<Q6_K>(t, GgmlType::Q6_K);
     t.types[static_cast<uint32_t>(GgmlType::IQ4_XS)].vecDot = dotIq4xs;
+    t.types[static_cast<uint32_t>(GgmlType::Q8_K)].fromFloat = quantizeQ8_K;
 }
 
 } // namespace
