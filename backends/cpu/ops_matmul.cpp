@@ -26,6 +26,14 @@ size_t partnerRowBytes(const Op& op)
 // Output rows handled together, so one block of weight rows stays in cache
 // while every token of the batch passes over it.
 constexpr int64_t kRowBlock = 16;
+// Tokens per gemm call: as many converted activation rows as fit in about
+// half a megabyte of L2 (a multiple of 16, 16..256), so that the weights are
+// streamed from memory once per chunk and the chunk stays in cache.
+int64_t tokenChunk(size_t partnerBytes)
+{
+    const auto fit = static_cast<int64_t>((size_t{512} << 10) / std::max<size_t>(partnerBytes, 1));
+    return std::clamp<int64_t>(fit & ~int64_t{15}, 16, 256);
+}
 
 } // namespace
 
@@ -76,14 +84,20 @@ void runMatMul(const Op& op, int phase, const ExecContext& ctx)
     const bool denseDst =
         d.nb[2] == d.nb[1] * static_cast<size_t>(d.ne[1]) && d.nb[3] == d.nb[2] * static_cast<size_t>(d.ne[2]);
     if (k.gemm && convert && denseDst) {
-        // Tiles of rows × tokens; the weight rows of a block stay in cache
-        // while the tokens pass over them.
+        // This thread's rows against chunks of tokens: a chunk's converted
+        // activations stay in cache while all the rows pass over them, and
+        // the kernel reuses each decoded weight block for the chunk's tokens.
         float* out0 = d.f32Row(0);
         const size_t sStride = d.nb[1] / sizeof(float);
-        for (int64_t b = b0; b < b1; ++b) {
-            const int64_t o0 = b * kRowBlock;
-            const int64_t o1 = std::min(o0 + kRowBlock, nOut);
-            k.gemm(nIn, out0 + o0, sStride, w.row(o0), w.nb[1], ctx.work, partnerBytes, o1 - o0, nTok);
+        const int64_t r0 = b0 * kRowBlock;
+        const int64_t r1 = std::min(b1 * kRowBlock, nOut);
+        if (r0 >= r1)
+            return;
+        const int64_t chunk = tokenChunk(partnerBytes);
+        for (int64_t t0 = 0; t0 < nTok; t0 += chunk) {
+            const int64_t nt = std::min(chunk, nTok - t0);
+            k.gemm(nIn, out0 + sStride * static_cast<size_t>(t0) + r0, sStride, w.row(r0), w.nb[1],
+                   ctx.work + partnerBytes * static_cast<size_t>(t0), partnerBytes, r1 - r0, nt);
         }
         return;
     }
