@@ -9,6 +9,9 @@
 #include "cpu/avx2/simd_avx2.h"
 #include "cpu/kernels.h"
 
+#include <type_traits>
+#include <vector>
+
 namespace hearth::cpu {
 
 #if defined(__x86_64__) || defined(_M_X64)
@@ -68,8 +71,13 @@ float dot4x16(int64_t n, const T* x, const T* y)
     return static_cast<float>(total);
 }
 
+struct Wide16 {
+    alignas(64) float v[16];
+};
+
 // R rows × C tokens, n % 16 == 0: one 16-lane accumulator per output.
-template <typename T, __m512 (*Load)(const T*), int R, int C>
+// The activations may come as they are (TA = T) or already widened to f32.
+template <typename T, __m512 (*Load)(const T*), int R, int C, typename TA = T, __m512 (*LoadA)(const TA*) = Load>
 void tile16(int64_t n, float* s, size_t sStride, const uint8_t* w, size_t wStride, const uint8_t* a, size_t aStride)
 {
     __m512 acc[R][C];
@@ -79,6 +87,7 @@ void tile16(int64_t n, float* s, size_t sStride, const uint8_t* w, size_t wStrid
     const auto row = [&](const uint8_t* base, size_t stride, int i) {
         return reinterpret_cast<const T*>(base + stride * static_cast<size_t>(i));
     };
+    const auto token = [&](int c) { return reinterpret_cast<const TA*>(a + aStride * static_cast<size_t>(c)); };
     const size_t ahead = prefetchDistance(wStride, R);
     for (int64_t i = 0; i < n; i += 16) {
         __m512 x[R];
@@ -88,7 +97,7 @@ void tile16(int64_t n, float* s, size_t sStride, const uint8_t* w, size_t wStrid
             x[r] = Load(row(w, wStride, r) + i);
         }
         for (int c = 0; c < C; ++c) {
-            const __m512 y = Load(row(a, aStride, c) + i);
+            const __m512 y = LoadA(token(c) + i);
             for (int r = 0; r < R; ++r)
                 acc[r][c] = _mm512_fmadd_ps(x[r], y, acc[r][c]);
         }
@@ -127,6 +136,33 @@ void gemm(int64_t n, float* s, size_t sStride, const void* wv, size_t wStride, c
         fn(n, at(r, t), sStride, w + wStride * r, wStride, a + aStride * t, aStride);
     };
     int64_t r = 0;
+    if constexpr (!std::is_same_v<T, float>) {
+        // Batches: widen the activations to f32 once (exact) so that the 4 × 6
+        // tiles convert only the weights.
+        constexpr int CB = 6;
+        if (tokens >= CB) {
+            // A vector of a type of this file's own: no std::vector<float>
+            // code compiled with AVX-512 can leak to other files.
+            thread_local std::vector<Wide16> wide;
+            wide.resize(static_cast<size_t>(tokens * n / 16));
+            for (int64_t t = 0; t < tokens; ++t)
+                for (int64_t i = 0; i < n; i += 16)
+                    _mm512_storeu_ps(wide[static_cast<size_t>((t * n + i) / 16)].v,
+                                     Load(reinterpret_cast<const T*>(a + aStride * t) + i));
+            const auto* wa = reinterpret_cast<const uint8_t*>(wide.data());
+            const size_t waStride = static_cast<size_t>(n) * sizeof(float);
+            const auto runWide = [&](int64_t r0, int64_t t, auto fn) {
+                fn(n, at(r0, t), sStride, w + wStride * r0, wStride, wa + waStride * t, waStride);
+            };
+            for (; r + R <= rows; r += R) {
+                int64_t t = 0;
+                for (; t + CB <= tokens; t += CB)
+                    runWide(r, t, tile16<T, Load, R, CB, float, loadF32>);
+                for (; t < tokens; ++t)
+                    runWide(r, t, tile16<T, Load, R, 1, float, loadF32>);
+            }
+        }
+    }
     for (; r + R <= rows; r += R) {
         int64_t t = 0;
         for (; t + C <= tokens; t += C)
