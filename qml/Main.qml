@@ -5,23 +5,117 @@ import Hearth
 ApplicationWindow {
     id: window
 
-    width: 1100
-    height: 720
-    minimumWidth: 640
-    minimumHeight: 420
+    required property AppSession session
+
+    width: 1180
+    height: 760
+    minimumWidth: 720
+    minimumHeight: 480
     visible: true
-    title: AppInfo.name
+    title: window.session.loader.loaded
+           ? qsTr("%1 — %2").arg(window.session.loader.modelName).arg(AppInfo.name)
+           : AppInfo.name
+    color: Theme.window
+
+    palette.window: Theme.window
+    palette.windowText: Theme.text
+    palette.base: Theme.surface
+    palette.alternateBase: Theme.sidebar
+    palette.text: Theme.text
+    palette.button: Theme.sidebar
+    palette.buttonText: Theme.text
+    palette.highlight: Theme.accent
+    palette.highlightedText: Theme.accentText
+    palette.placeholderText: Theme.mutedText
+    palette.mid: Theme.border
+    palette.dark: Theme.border
+    palette.light: Theme.surface
+    palette.toolTipBase: Theme.sidebar
+    palette.toolTipText: Theme.text
+
+    // The rendered Markdown (C++) uses the same palette as the views.
+    Binding {
+        target: window.session
+        property: "darkTheme"
+        value: Theme.dark
+    }
+
+    Shortcut {
+        sequence: "Ctrl+N"
+        onActivated: {
+            window.session.chat.newConversation()
+            chatView.focusInput()
+        }
+    }
+    Shortcut {
+        sequences: ["Ctrl+F", "Ctrl+K"]
+        onActivated: sidebar.focusSearch()
+    }
+    Shortcut {
+        sequence: "Ctrl+L"
+        onActivated: chatView.focusInput()
+    }
+    Shortcut {
+        sequence: "Esc"
+        enabled: window.session.chat.generating
+        onActivated: window.session.chat.stop()
+    }
+    Shortcut {
+        sequence: "Ctrl+O"
+        onActivated: modelPicker.openFile()
+    }
+    Shortcut {
+        sequence: "Ctrl+M"
+        onActivated: modelPicker.open()
+    }
+    Shortcut {
+        sequence: "Ctrl+,"
+        onActivated: settingsPanel.visible ? settingsPanel.close() : settingsPanel.open()
+    }
 
     SplitView {
         anchors.fill: parent
 
         Sidebar {
-            SplitView.preferredWidth: 260
-            SplitView.minimumWidth: 180
+            id: sidebar
+
+            session: window.session
+            SplitView.preferredWidth: 270
+            SplitView.minimumWidth: 200
+            SplitView.maximumWidth: 420
         }
 
         ChatView {
+            id: chatView
+
+            session: window.session
             SplitView.fillWidth: true
+            onModelPickerRequested: modelPicker.open()
+            onSettingsRequested: settingsPanel.open()
         }
+    }
+
+    ModelPicker {
+        id: modelPicker
+
+        library: window.session.library
+        loader: window.session.loader
+        anchors.centerIn: parent
+        width: Math.min(760, window.width - 80)
+        height: Math.min(600, window.height - 80)
+    }
+
+    SettingsPanel {
+        id: settingsPanel
+
+        settings: window.session.settings
+        loader: window.session.loader
+        width: Math.min(420, window.width * 0.45)
+        height: window.height
+    }
+
+    DropOverlay {
+        anchors.fill: parent
+        library: window.session.library
     }
 }

@@ -9,6 +9,7 @@ std::span<const CliCommand> cliCommands()
         CliCommand{"run", "Generate text from a prompt", runRun},
         CliCommand{"chat", "Chat with a model on the terminal", runChat},
         CliCommand{"perplexity", "Measure a model's perplexity on a text", runPerplexity},
+        CliCommand{"bench", "Measure prompt and generation speed (as llama-bench)", runBench},
         CliCommand{"tokenize", "Print the token ids of the text on stdin", runTokenize},
         CliCommand{"detokenize", "Print the text of the token ids on stdin", runDetokenize},
         CliCommand{"template", "Render a chat template with a conversation", runTemplate},

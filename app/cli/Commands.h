@@ -23,3 +23,4 @@ int runTemplate(const QStringList& args);
 int runRun(const QStringList& args);        // RunCommand.cpp
 int runChat(const QStringList& args);       // ChatCommand.cpp
 int runPerplexity(const QStringList& args); // PerplexityCommand.cpp
+int runBench(const QStringList& args);      // BenchCommand.cpp

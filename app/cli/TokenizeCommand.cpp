@@ -97,6 +97,37 @@ std::unique_ptr<Tokenizer> openTokenizer(const QString& command, const QString& 
     return tokenizer;
 }
 
+// Ids separated by spaces, commas or newlines ("[1, 2]" works too); throws
+// hearth::Error for a word that is not an id of the vocabulary.
+std::vector<TokenId> parseIds(const std::string& input, int32_t vocabSize)
+{
+    std::vector<TokenId> ids;
+    std::string word;
+    const auto flushWord = [&]() {
+        if (word.empty())
+            return;
+        size_t used = 0;
+        long long value = -1;
+        try {
+            value = std::stoll(word, &used);
+        } catch (const std::exception&) {
+            used = 0;
+        }
+        if (used != word.size() || value < 0 || value >= vocabSize)
+            throw Error("'" + word + "' is not a token id of this model (0.." + std::to_string(vocabSize - 1) + ")");
+        ids.push_back(static_cast<TokenId>(value));
+        word.clear();
+    };
+    for (const char c : input) {
+        if (c == ' ' || c == ',' || c == '\n' || c == '\r' || c == '\t' || c == '[' || c == ']')
+            flushWord();
+        else
+            word += c;
+    }
+    flushWord();
+    return ids;
+}
+
 bool parseModelArgs(QCommandLineParser& parser, const QStringList& args, const QCommandLineOption& model, int& code)
 {
     if (!cli::parseArgs(parser, args, code))
@@ -169,32 +200,7 @@ int runDetokenize(const QStringList& args)
         return code;
     try {
         const auto tokenizer = openTokenizer(args[0], parser.value(model));
-        const std::string input = readStdin();
-        std::vector<TokenId> ids;
-        std::string word;
-        const auto flushWord = [&]() {
-            if (word.empty())
-                return;
-            size_t used = 0;
-            long long value = 0;
-            try {
-                value = std::stoll(word, &used);
-            } catch (const std::exception&) {
-                used = 0;
-            }
-            if (used != word.size() || value < 0 || value >= tokenizer->vocabSize())
-                throw Error("'" + word + "' is not a token id of this model (0.." +
-                            std::to_string(tokenizer->vocabSize() - 1) + ")");
-            ids.push_back(static_cast<TokenId>(value));
-            word.clear();
-        };
-        for (const char c : input) {
-            if (c == ' ' || c == ',' || c == '\n' || c == '\r' || c == '\t' || c == '[' || c == ']')
-                flushWord();
-            else
-                word += c;
-        }
-        flushWord();
+        const std::vector<TokenId> ids = parseIds(readStdin(), tokenizer->vocabSize());
         // Unprinted control tokens at the start (BOS) must not keep the SPM
         // space prefix from being removed from the first printed piece, so
         // that tokenize | detokenize gives the text back.

@@ -1,13 +1,22 @@
 // The desktop executable: a QML window on the `Hearth` module.
 //
-//   Hearth [MODEL.gguf] [--quit-after MS] [--screenshot FILE]
+//   Hearth [MODEL.gguf] [--data-dir DIR] [--engine fake|cpu] [--lang LOCALE]
+//          [--theme light|dark] [--quit-after MS] [--screenshot FILE]
+//          [--send TEXT [--new-chat]] [--quit-when-done] [--events] [--engines]
 
 #include "AppInfo.h"
-#include "WindowCapture.h"
+#include "AppSession.h"
+#include "Automation.h"
+#include "engine/EngineFactory.h"
+#include "ui/RenderBackend.h"
+#include "ui/Translations.h"
 
 #include <QCommandLineParser>
 #include <QGuiApplication>
+#include <QIcon>
+#include <QLoggingCategory>
 #include <QQmlApplicationEngine>
+#include <QQuickStyle>
 #include <QQuickWindow>
 #include <QTimer>
 #include <QtQml/QQmlExtensionPlugin>
@@ -16,32 +25,96 @@
 
 Q_IMPORT_QML_PLUGIN(HearthPlugin)
 
+namespace {
+
+struct Cli {
+    QCommandLineParser parser;
+    QCommandLineOption dataDir{QStringLiteral("data-dir"), QStringLiteral("Keep conversations and settings in DIR."),
+                               QStringLiteral("DIR")};
+    QCommandLineOption engine{QStringLiteral("engine"), QStringLiteral("Engine to use (see --engines)."),
+                              QStringLiteral("KIND")};
+    QCommandLineOption engines{QStringLiteral("engines"), QStringLiteral("List the engines built in and exit.")};
+    QCommandLineOption lang{QStringLiteral("lang"), QStringLiteral("User interface language (en, zh_CN)."),
+                            QStringLiteral("LOCALE")};
+    QCommandLineOption theme{QStringLiteral("theme"), QStringLiteral("light or dark instead of the system's."),
+                             QStringLiteral("THEME")};
+    QCommandLineOption quitAfter{QStringLiteral("quit-after"), QStringLiteral("Quit after MS milliseconds (tests)."),
+                                 QStringLiteral("MS")};
+    QCommandLineOption screenshot{QStringLiteral("screenshot"),
+                                  QStringLiteral("Save a PNG of the window to FILE (after the reply with --send)."),
+                                  QStringLiteral("FILE")};
+    QCommandLineOption send{QStringLiteral("send"),
+                            QStringLiteral("Type TEXT into the message box and press Enter once a model is loaded."),
+                            QStringLiteral("TEXT")};
+    QCommandLineOption quitWhenDone{QStringLiteral("quit-when-done"),
+                                    QStringLiteral("Quit once the reply (--send) or the screenshot is done.")};
+    QCommandLineOption events{QStringLiteral("events"), QStringLiteral("Print what happens as JSON lines.")};
+    QCommandLineOption newChat{QStringLiteral("new-chat"), QStringLiteral("With --send: in a new conversation.")};
+
+    void process(QGuiApplication& app)
+    {
+        parser.setApplicationDescription(QStringLiteral("Hearth: chat with local language models"));
+        parser.addHelpOption();
+        parser.addVersionOption();
+        parser.addOptions(
+            {dataDir, engine, engines, lang, theme, quitAfter, screenshot, send, newChat, quitWhenDone, events});
+        parser.addPositionalArgument(QStringLiteral("model"), QStringLiteral("A GGUF model file to open."),
+                                     QStringLiteral("[MODEL.gguf]"));
+        parser.process(app);
+    }
+};
+
+} // namespace
+
 int main(int argc, char* argv[])
 {
+    // Answered before any window system is needed (scripts ask it headless).
+    for (int i = 1; i < argc; ++i)
+        if (qstrcmp(argv[i], "--engines") == 0) {
+            std::printf("%s\n", qPrintable(EngineFactory::availableKinds().join(QLatin1Char('\n'))));
+            return 0;
+        }
+    // Prism's minified components trip the JavaScript compiler's "used
+    // before its declaration" notes (harmless hoisting) on every start;
+    // the QML's own diagnostics come from qmllint at build time.
+    QLoggingCategory::setFilterRules(QStringLiteral("qt.qml.compiler.warning=false"));
     QGuiApplication app(argc, argv);
     QGuiApplication::setApplicationName(QStringLiteral("Hearth"));
     QGuiApplication::setOrganizationName(QStringLiteral("Hearth"));
     QGuiApplication::setApplicationVersion(AppInfo::version());
+    QGuiApplication::setDesktopFileName(QStringLiteral("org.hearth.Hearth"));
+    QGuiApplication::setWindowIcon(QIcon(QStringLiteral(":/hearth/icons/hearth.svg")));
+    QQuickStyle::setStyle(QStringLiteral("Fusion"));
+    // Hinted glyphs from the platform's rasterizer: crisper at desktop sizes
+    // and cheaper to draw than distance fields (on software GL, much cheaper).
+    QQuickWindow::setTextRenderType(QQuickWindow::NativeTextRendering);
 
-    QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral("Hearth: chat with local language models"));
-    parser.addHelpOption();
-    parser.addVersionOption();
-    const QCommandLineOption quitAfter(QStringLiteral("quit-after"),
-                                       QStringLiteral("Quit after MS milliseconds (tests)."), QStringLiteral("MS"));
-    const QCommandLineOption screenshot(QStringLiteral("screenshot"),
-                                        QStringLiteral("Save a PNG of the window to FILE once it has rendered."),
-                                        QStringLiteral("FILE"));
-    parser.addOption(quitAfter);
-    parser.addOption(screenshot);
-    parser.addPositionalArgument(QStringLiteral("model"), QStringLiteral("A GGUF model file to open."),
-                                 QStringLiteral("[MODEL.gguf]"));
-    parser.process(app);
+    Cli cli;
+    cli.process(app);
+    if (cli.parser.isSet(cli.theme))
+        qputenv("HEARTH_THEME", cli.parser.value(cli.theme).toUtf8());
+    Translations::install(app, cli.parser.isSet(cli.lang) ? QLocale(cli.parser.value(cli.lang)) : QLocale());
+    const QString renderer = RenderBackend::chooseForThisMachine();
+    if (cli.parser.isSet(cli.events))
+        std::printf("{\"event\":\"renderer\",\"renderer\":\"%s\"}\n", qPrintable(renderer));
+
+    AppSession::Options options;
+    options.dataDir = cli.parser.value(cli.dataDir);
+    if (cli.parser.isSet(cli.engine)) {
+        options.engine = EngineFactory::create(cli.parser.value(cli.engine));
+        if (!options.engine) {
+            std::fprintf(stderr, "unknown engine %s (built in: %s)\n", qPrintable(cli.parser.value(cli.engine)),
+                         qPrintable(EngineFactory::availableKinds().join(QStringLiteral(", "))));
+            return 2;
+        }
+    }
+    AppSession session(options);
 
     QQmlApplicationEngine engine;
     QObject::connect(
         &engine, &QQmlApplicationEngine::objectCreationFailed, &app, [] { QCoreApplication::exit(1); },
         Qt::QueuedConnection);
+    engine.setInitialProperties({{QStringLiteral("session"), QVariant::fromValue(&session)}});
     engine.load(QUrl(QStringLiteral("qrc:/qt/qml/Hearth/Main.qml"))); // loadFromModule() needs Qt 6.5
     if (engine.rootObjects().isEmpty())
         return 1;
@@ -49,15 +122,15 @@ int main(int argc, char* argv[])
     if (!window)
         return 1;
 
-    if (parser.isSet(screenshot)) {
-        const QString file = parser.value(screenshot);
-        WindowCapture::saveAfterFirstFrames(window, file, [](bool ok, const QString& message) {
-            std::fprintf(ok ? stdout : stderr, "%s\n", qPrintable(message));
-        });
-    }
-    if (parser.isSet(quitAfter)) {
+    Automation automation(&session, window,
+                          {cli.parser.value(cli.send), cli.parser.isSet(cli.newChat), cli.parser.value(cli.screenshot),
+                           cli.parser.isSet(cli.quitWhenDone), cli.parser.isSet(cli.events)});
+    session.restore(cli.parser.positionalArguments().value(0));
+    automation.start();
+
+    if (cli.parser.isSet(cli.quitAfter)) {
         bool ok = false;
-        const int ms = parser.value(quitAfter).toInt(&ok);
+        const int ms = cli.parser.value(cli.quitAfter).toInt(&ok);
         if (!ok || ms < 0) {
             std::fprintf(stderr, "--quit-after needs a number of milliseconds\n");
             return 2;

@@ -15,6 +15,8 @@ KernelTable buildTable(Isa isa)
     registerScalarFloatKernels(t);
     registerScalarLegacyKernels(t);
     registerScalarKQuantKernels(t);
+    registerScalarRepackedKernels(t);
+    registerScalarTiledKernels(t);
     registerScalarAttentionKernels(t);
     const CpuFeatures& f = cpuFeatures();
     if (isa == Isa::Avx2 || isa == Isa::Avx512) {
@@ -79,6 +81,50 @@ const AttentionKernels& attentionKernels()
 const ActivationKernels& activationKernels()
 {
     return kernelTable(activeIsa()).activation;
+}
+
+MatMulOrder matMulOrder(GgmlType weightType, int64_t rows, int64_t tokens, int64_t token)
+{
+    const TypeKernels& k = typeKernels(weightType);
+    if (k.vecDotRepacked && rows % kRepackRowMultiple == 0)
+        return token < tokens - tokens % kGemmTokenGroup ? MatMulOrder::RepackedGemm : MatMulOrder::RepackedGemv;
+    if (k.vecDotTiled && tokens >= kTiledMinTokens)
+        return MatMulOrder::Tiled;
+    if (k.vecDotSgemm && tokens >= kSgemmMinTokens)
+        return MatMulOrder::Sgemm;
+    return MatMulOrder::VecDot;
+}
+
+VecDotFn matMulDot(GgmlType weightType, int64_t rows, int64_t tokens, int64_t token)
+{
+    const TypeKernels& k = typeKernels(weightType);
+    switch (matMulOrder(weightType, rows, tokens, token)) {
+    case MatMulOrder::RepackedGemm:
+        if (k.vecDotRepackedGemm)
+            return k.vecDotRepackedGemm;
+        [[fallthrough]];
+    case MatMulOrder::RepackedGemv: return k.vecDotRepacked;
+    case MatMulOrder::Tiled: return k.vecDotTiled;
+    case MatMulOrder::Sgemm: return k.vecDotSgemm;
+    case MatMulOrder::VecDot: break;
+    }
+    return k.vecDot;
+}
+
+GemmFn matMulGemm(GgmlType weightType, MatMulOrder order)
+{
+    const TypeKernels& k = typeKernels(weightType);
+    switch (order) {
+    case MatMulOrder::RepackedGemm:
+        if (k.vecDotRepackedGemm)
+            return k.gemmRepackedGemm;
+        [[fallthrough]];
+    case MatMulOrder::RepackedGemv: return k.gemmRepacked;
+    case MatMulOrder::Tiled: return k.gemmTiled;
+    case MatMulOrder::Sgemm: return k.gemmSgemm;
+    case MatMulOrder::VecDot: break;
+    }
+    return k.gemm;
 }
 
 bool canMultiply(GgmlType type)

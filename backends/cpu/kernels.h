@@ -28,7 +28,8 @@ using FromFloatFn = void (*)(const float* x, void* y, int64_t n);
 // block for several tokens (prompt processing) and each activation block for
 // several rows. Row r (< rows) starts at w + r·wStride bytes, token t
 // (< tokens) at a + t·aStride bytes (activation partner layout); the result
-// goes to s[t·sStride + r] (floats). Every result equals vecDot's bit for bit.
+// goes to s[t·sStride + r] (floats). Every result equals the dot product of
+// the same order (TypeKernels) bit for bit.
 using GemmFn = void (*)(int64_t n, float* s, size_t sStride, const void* w, size_t wStride, const void* a,
                         size_t aStride, int64_t rows, int64_t tokens);
 
@@ -37,10 +38,25 @@ struct TypeKernels {
     // weights of this type, as ggml does it: Q4_0/Q5_0/Q8_0/IQ4_NL → Q8_0,
     // Q4_1/Q5_1 → Q8_1, K-quants/IQ4_XS → Q8_K, F16 → F16, BF16 → BF16.
     GgmlType vecDotType = GgmlType::F32;
-    VecDotFn vecDot = nullptr;
+    VecDotFn vecDot = nullptr;       // in the order of ggml's vec_dot kernels
     ToFloatFn toFloat = nullptr;     // dequantize (get_rows, reading q8_0 KV rows)
     FromFloatFn fromFloat = nullptr; // quantize (activation partners, KV rows)
-    GemmFn gemm = nullptr;           // optional tiled matrix-matrix kernel
+    // The same dot product in the orders of llama.cpp's other x86 kernels
+    // for this type (matMulDot() picks one per token of a multiplication);
+    // null where it has no such kernel or where its order equals vec_dot's:
+    // tinyBLAS (llamafile_sgemm, 2 tokens or more), the tiled K-quant kernel
+    // (8 tokens or more), and the GEMV / GEMM kernels of repacked weights.
+    VecDotFn vecDotSgemm = nullptr;
+    VecDotFn vecDotTiled = nullptr;
+    VecDotFn vecDotRepacked = nullptr;     // GEMV: one token
+    VecDotFn vecDotRepackedGemm = nullptr; // GEMM: each of four tokens (null: as GEMV)
+    // Tiles (GemmFn) of the same orders, where the level has one: each
+    // result equals the dot product of its order bit for bit.
+    GemmFn gemm = nullptr; // vec_dot's order
+    GemmFn gemmSgemm = nullptr;
+    GemmFn gemmTiled = nullptr;
+    GemmFn gemmRepacked = nullptr;
+    GemmFn gemmRepackedGemm = nullptr;
 };
 
 // The inner loops of attention (ops_attention.cpp) in the lane orders of
@@ -79,6 +95,34 @@ struct KernelTable {
     ActivationKernels activation; // which share ggml's exp
 };
 
+// Which of llama.cpp's x86 kernels computes token `token` of a matrix
+// multiplication of `tokens` tokens by weights with `rows` rows, chosen as
+// ggml-cpu chooses (thread counts play no part):
+//   RepackedGemv/Gemm  weights of a type ggml interleaves at load (Q4_0,
+//       Q4_K, IQ4_NL; Q2_K as on the AVX-512 machines the references come
+//       from) with a multiple of 8 rows: GEMM for the tokens in whole groups
+//       of four from the start of the batch, GEMV for the rest;
+//   Tiled   other K-quant / IQ4_XS weights, batches of 8 tokens or more;
+//   Sgemm   other types with a tinyBLAS kernel, batches of 2 or more;
+//   VecDot  everything else.
+enum class MatMulOrder : uint8_t {
+    VecDot,
+    Sgemm,
+    Tiled,
+    RepackedGemv,
+    RepackedGemm
+};
+inline constexpr int64_t kSgemmMinTokens = 2;
+inline constexpr int64_t kTiledMinTokens = 8;
+inline constexpr int64_t kRepackRowMultiple = 8;
+inline constexpr int64_t kGemmTokenGroup = 4;
+MatMulOrder matMulOrder(GgmlType weightType, int64_t rows, int64_t tokens, int64_t token);
+// The dot product of that order for the active ISA.
+VecDotFn matMulDot(GgmlType weightType, int64_t rows, int64_t tokens, int64_t token);
+// The active ISA's tile kernel for an order, or null where it has none (the
+// caller then takes matMulDot token by token).
+GemmFn matMulGemm(GgmlType weightType, MatMulOrder order);
+
 // Kernels of a type for the active ISA (cpu::activeIsa()); entries are null
 // for types the backend cannot compute with.
 const TypeKernels& typeKernels(GgmlType type);
@@ -95,6 +139,8 @@ bool isaAvailable(Isa isa);
 void registerScalarFloatKernels(KernelTable& table);
 void registerScalarLegacyKernels(KernelTable& table);
 void registerScalarKQuantKernels(KernelTable& table);
+void registerScalarRepackedKernels(KernelTable& table);
+void registerScalarTiledKernels(KernelTable& table);
 void registerScalarAttentionKernels(KernelTable& table);
 // x86-64: AVX2 (+FMA, F16C); AVX-512 F/BW/VL/DQ on top of AVX2, with VNNI
 // entries where the CPU has them. arm64: NEON, with dotprod where present.

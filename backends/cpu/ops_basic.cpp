@@ -29,7 +29,10 @@ void forRows(const Tensor& t, const ExecContext& ctx, F&& f)
 }
 
 // ggml evaluates GELU through a table indexed by the f16 bits of the input
-// (GGML_GELU_FP16); mirroring it keeps GeGLU models bit-close to llama.cpp.
+// (GGML_GELU_FP16); mirroring it keeps GeGLU models bit-exact with llama.cpp.
+// Its build computes the table with 1 + 0.044715·x·x as one fused
+// multiply-add (GCC contracts it); rounding it separately changes one entry
+// (x = -1.999), enough to flip a Gemma greedy token now and then.
 const std::array<uint16_t, 65536>& geluTable()
 {
     static const auto table = [] {
@@ -37,7 +40,7 @@ const std::array<uint16_t, 65536>& geluTable()
         constexpr float kSqrt2OverPi = 0.79788456080286535587989211986876f;
         for (uint32_t i = 0; i < 65536; ++i) {
             const float x = f16ToF32(static_cast<uint16_t>(i));
-            const float g = 0.5f * x * (1.0f + std::tanh(kSqrt2OverPi * x * (1.0f + 0.044715f * x * x)));
+            const float g = 0.5f * x * (1.0f + std::tanh(kSqrt2OverPi * x * std::fma(0.044715f * x, x, 1.0f)));
             t[i] = f32ToF16(g);
         }
         return t;

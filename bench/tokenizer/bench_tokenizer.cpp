@@ -2,7 +2,7 @@
 // tokenizer, best of N runs, and prints MB/s. bench/tokenizer/compare.py runs
 // it next to llama.cpp on the same text.
 //
-//   hearth_bench_tokenizer MODEL.gguf TEXT_FILE [RUNS] [--parse-special]
+//   bench_tokenizer MODEL.gguf TEXT_FILE [RUNS] [--parse-special]
 
 #include "gguf/gguf.h"
 #include "tokenizer/tokenizer.h"

@@ -59,7 +59,7 @@ def llama_cpp_rate(model, text, runs):
 
 
 def hearth_rate(build, model, path, runs):
-    out = subprocess.run([str(build / "bench" / "hearth_bench_tokenizer"), str(model), str(path), str(runs)],
+    out = subprocess.run([str(build / "bench" / "bench_tokenizer"), str(model), str(path), str(runs)],
                          check=True, capture_output=True, text=True).stdout
     fields = dict(f.split("=") for f in out.split())
     return float(fields["mb_per_s"])

@@ -10,6 +10,11 @@
 //
 // Thread-safety: a ChatTemplate is immutable after construction; copies are
 // cheap (shared) and render() may run on any number of threads at once.
+// Stack: parsing and rendering recurse, bounded by the sandbox (100 nested
+// blocks, expressions 100 deep, 64 nested macro calls); the worst case needs
+// about 0.5 MiB of stack in an optimized build, more in debug and sanitizer
+// builds. Run them on threads with at least 1 MiB (QThread::setStackSize):
+// macOS gives secondary threads only 512 KiB by default.
 #pragma once
 
 #include "chat/jinja/limits.h"

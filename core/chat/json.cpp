@@ -1,5 +1,6 @@
 #include "chat/json.h"
 
+#include "chat/numbers.h"
 #include "chat/template_error.h"
 #include "chat/unicode.h"
 
@@ -226,11 +227,7 @@ private:
             if (std::from_chars(first, last, i).ec == std::errc())
                 return Value(i);
         }
-        double d = 0;
-        const auto res = std::from_chars(first, last, d);
-        if (res.ec == std::errc::result_out_of_range)
-            d = (*first == '-') ? -HUGE_VAL : HUGE_VAL;
-        return Value(d);
+        return Value(parseDouble(std::string_view(first, static_cast<size_t>(last - first))).value_or(0.0));
     }
 
     std::string_view m_s;
@@ -273,8 +270,16 @@ public:
     }
 
 private:
+    void checkSize() const
+    {
+        if (m_o.maxBytes && out.size() > m_o.maxBytes)
+            throw TemplateError(TemplateError::Kind::Limit,
+                                "tojson output would exceed " + std::to_string(m_o.maxBytes) + " bytes");
+    }
+
     void newline(int level)
     {
+        checkSize();
         if (!m_o.indented)
             return;
         out += '\n';
@@ -294,6 +299,7 @@ private:
 
     void writeString(std::string_view s)
     {
+        checkSize();
         out += '"';
         for (size_t pos = 0; pos < s.size();) {
             const size_t at = pos;
@@ -420,6 +426,9 @@ std::string dumpJson(const Value& value, const JsonDumpOptions& options)
 {
     JsonWriter w(options);
     w.write(value, 0);
+    if (options.maxBytes && w.out.size() > options.maxBytes)
+        throw TemplateError(TemplateError::Kind::Limit,
+                            "tojson output would exceed " + std::to_string(options.maxBytes) + " bytes");
     return std::move(w.out);
 }
 

@@ -24,6 +24,8 @@ struct JsonDumpOptions {
     bool sortKeys = false;
     // Undefined and Native values: write null instead of failing.
     bool lenient = false;
+    // Refuse (chat::TemplateError) output longer than this; 0: no limit.
+    size_t maxBytes = 0;
 };
 
 // json.dumps(value, ...). Throws chat::TemplateError where Python raises

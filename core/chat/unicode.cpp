@@ -266,9 +266,15 @@ std::string lower(std::string_view s)
                 ch = static_cast<char>(ch + 32);
         return out;
     }
+    const std::u32string in = decode(s);
     std::u32string out;
-    for (const char32_t c : decode(s))
-        appendLower(out, c);
+    for (size_t i = 0; i < in.size(); ++i) {
+        // Σ ends a word as ς: after a cased letter and not before one.
+        if (in[i] == 0x3A3 && i > 0 && isCased(in[i - 1]) && !(i + 1 < in.size() && isCased(in[i + 1])))
+            out.push_back(0x3C2);
+        else
+            appendLower(out, in[i]);
+    }
     return encode(out);
 }
 

@@ -31,6 +31,14 @@ struct DepthGuard {
 };
 
 const std::string kEmpty;
+thread_local size_t t_printLimit = 0;
+
+void checkPrinted(const std::string& out)
+{
+    if (t_printLimit && out.size() > t_printLimit)
+        throw TemplateError(TemplateError::Kind::Limit,
+                            "printing a value would take more than " + std::to_string(t_printLimit) + " bytes");
+}
 
 void appendRepr(std::string& out, const Value& v);
 
@@ -41,6 +49,7 @@ void appendSequence(std::string& out, const std::vector<Value>& items, bool tupl
         if (i)
             out += ", ";
         appendRepr(out, items[i]);
+        checkPrinted(out);
     }
     if (tuple && items.size() == 1)
         out += ',';
@@ -64,6 +73,11 @@ bool numericEqual(const Value& a, const Value& b)
 }
 
 } // namespace
+
+size_t setPrintLimit(size_t bytes)
+{
+    return std::exchange(t_printLimit, bytes);
+}
 
 Value Native::getAttr(std::string_view name) const
 {
@@ -301,6 +315,7 @@ std::string Value::str() const
             appendRepr(out, k);
             out += ": ";
             appendRepr(out, v);
+            checkPrinted(out);
         }
         return out + "}";
     }
@@ -329,7 +344,7 @@ bool operator==(const Value& a, const Value& b)
     switch (a.m_type) {
     case T::Undefined:
     case T::Null: return true;
-    case T::String: return a.asString() == b.asString();
+    case T::String: return a.m_ptr == b.m_ptr || a.asString() == b.asString();
     case T::Array:
     case T::Tuple: {
         if (a.m_ptr == b.m_ptr)

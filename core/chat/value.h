@@ -200,6 +200,11 @@ private:
     std::vector<Entry> m_entries;
 };
 
+// Caps the size of one str()/repr() result on this thread (beyond it they
+// throw chat::TemplateError); 0 lifts the cap. Returns the previous cap.
+// Rendering sets it so printing a huge value cannot exhaust memory.
+size_t setPrintLimit(size_t bytes);
+
 // Python's repr() of a float: shortest round-trip digits, "1.0", "1e-05",
 // "1e+16", "inf", "nan".
 std::string formatPyFloat(double value);

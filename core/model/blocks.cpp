@@ -22,12 +22,21 @@ Tensor attention(Graph& g, const ForwardInputs& in, const ModelParams& hp, int64
     return g.attention(q, kc, vc, p);
 }
 
+Tensor attentionOutput(Graph& g, const ForwardInputs& in, const ModelParams& hp, int64_t layer, const Tensor& wo,
+                       const Tensor& a, Tensor& residual)
+{
+    Tensor out = g.matmul(wo, a);
+    if (layer == hp.nLayer - 1 && in.outputRows) {
+        out = g.selectRows(out, in.outputRows, in.nOutputs);
+        residual = g.selectRows(residual, in.outputRows, in.nOutputs);
+    }
+    return out;
+}
+
 void logits(Graph& g, const ForwardInputs& in, const ModelParams& hp, const ModelWeights& w, Tensor x)
 {
-    if (in.outputRows)
-        x = g.selectRows(x, in.outputRows, in.nOutputs); // only the rows whose logits are wanted
-    x = g.rmsNorm(x, &w.outputNorm, hp.rmsEps);          // final RMS norm
-    g.matmulInto(w.output, x, in.logits);                // LM head
+    x = g.rmsNorm(x, &w.outputNorm, hp.rmsEps); // final RMS norm
+    g.matmulInto(w.output, x, in.logits);       // LM head
     if (hp.finalSoftCap > 0.0f)
         g.softCapInPlace(in.logits, hp.finalSoftCap); // cap · tanh(logits / cap)
 }

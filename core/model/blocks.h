@@ -12,8 +12,17 @@ namespace hearth::blocks {
 Tensor attention(Graph& g, const ForwardInputs& in, const ModelParams& hp, int64_t layer, const Tensor& q,
                  const Tensor& k, const Tensor& v, float scale, float softCap = 0.0f);
 
-// Keeps the rows whose logits are wanted, applies the final RMS norm and the
-// LM head into in.logits, and the final soft cap when the model has one.
+// The attention output projection wo·a. In the last layer, like llama.cpp,
+// it then keeps only the rows whose logits are wanted, in the result and in
+// the residual stream `residual`, so the last feed-forward block runs on
+// those rows alone (llama.cpp picks its matmul kernels by batch size, so
+// this is needed to match its numbers, besides saving work).
+Tensor attentionOutput(Graph& g, const ForwardInputs& in, const ModelParams& hp, int64_t layer, const Tensor& wo,
+                       const Tensor& a, Tensor& residual);
+
+// Applies the final RMS norm and the LM head into in.logits (x holds only
+// the wanted rows, see attentionOutput), and the final soft cap when the
+// model has one.
 void logits(Graph& g, const ForwardInputs& in, const ModelParams& hp, const ModelWeights& w, Tensor x);
 
 } // namespace hearth::blocks

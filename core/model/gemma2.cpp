@@ -61,12 +61,13 @@ public:
             k = g.rope(k, in.positions, hp.rope);
             q = g.scale(q, m_queryScale);                                               // q / √d
             Tensor a = blocks::attention(g, in, hp, il, q, k, v, 1.0f, hp.attnSoftCap); // softmax(cap(q·kᵀ))·v
-            a = g.rmsNorm(g.matmul(l.wo, a), &l.attnPostNorm, hp.rmsEps);               // output projection, post-norm
-            x = g.add(a, x);                                                            // residual
-            h = g.rmsNorm(x, &l.ffnNorm, hp.rmsEps);                                    // pre-FFN RMS norm
-            h = g.geglu(g.matmul(l.ffnGate, h), g.matmul(l.ffnUp, h));                  // gelu(gate) ⊙ up
-            h = g.rmsNorm(g.matmul(l.ffnDown, h), &l.ffnPostNorm, hp.rmsEps);           // down projection, post-norm
-            x = g.add(h, x);                                                            // residual
+            a = blocks::attentionOutput(g, in, hp, il, l.wo, a, x);    // output projection (last layer: wanted rows)
+            a = g.rmsNorm(a, &l.attnPostNorm, hp.rmsEps);              // post-norm
+            x = g.add(a, x);                                           // residual
+            h = g.rmsNorm(x, &l.ffnNorm, hp.rmsEps);                   // pre-FFN RMS norm
+            h = g.geglu(g.matmul(l.ffnGate, h), g.matmul(l.ffnUp, h)); // gelu(gate) ⊙ up
+            h = g.rmsNorm(g.matmul(l.ffnDown, h), &l.ffnPostNorm, hp.rmsEps); // down projection, post-norm
+            x = g.add(h, x);                                                  // residual
         }
         blocks::logits(g, in, hp, m_weights, x); // final norm, LM head, cap · tanh(logits / cap)
     }

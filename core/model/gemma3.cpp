@@ -20,6 +20,9 @@ public:
             setSlidingPattern(hp, 6);
             hp.ropeFreqBaseSwa = static_cast<float>(file->findFloat(hp.arch + ".rope.freq_base_swa").value_or(10000.0));
             hp.ropeFreqScaleSwa = 1.0f;
+            // llama.cpp's sliding-window Gemma 3 graph has no final soft cap,
+            // whatever the file says; only the all-global variant applies it.
+            hp.finalSoftCap = 0.0f;
         }
         // 27B scales queries by 1/√(n_embd/heads), the others by 1/√dk.
         const float d = hp.nLayer == 62 ? static_cast<float>(hp.nEmbd / hp.nHead) : static_cast<float>(hp.headDimK);
@@ -65,12 +68,13 @@ public:
             k = g.rope(g.rmsNorm(k, &l.kNorm, hp.rmsEps), in.positions, rope); // (local or global base)
             q = g.scale(q, m_queryScale);                                      // q / √d
             Tensor a = blocks::attention(g, in, hp, il, q, k, v, 1.0f);        // softmax(q·kᵀ)·v, windowed
-            a = g.rmsNorm(g.matmul(l.wo, a), &l.attnPostNorm, hp.rmsEps);      // output projection, post-norm
-            x = g.add(a, x);                                                   // residual
-            h = g.rmsNorm(x, &l.ffnNorm, hp.rmsEps);                           // pre-FFN RMS norm
-            h = g.geglu(g.matmul(l.ffnGate, h), g.matmul(l.ffnUp, h));         // gelu(gate) ⊙ up
-            h = g.rmsNorm(g.matmul(l.ffnDown, h), &l.ffnPostNorm, hp.rmsEps);  // down projection, post-norm
-            x = g.add(h, x);                                                   // residual
+            a = blocks::attentionOutput(g, in, hp, il, l.wo, a, x);    // output projection (last layer: wanted rows)
+            a = g.rmsNorm(a, &l.attnPostNorm, hp.rmsEps);              // post-norm
+            x = g.add(a, x);                                           // residual
+            h = g.rmsNorm(x, &l.ffnNorm, hp.rmsEps);                   // pre-FFN RMS norm
+            h = g.geglu(g.matmul(l.ffnGate, h), g.matmul(l.ffnUp, h)); // gelu(gate) ⊙ up
+            h = g.rmsNorm(g.matmul(l.ffnDown, h), &l.ffnPostNorm, hp.rmsEps); // down projection, post-norm
+            x = g.add(h, x);                                                  // residual
         }
         blocks::logits(g, in, hp, m_weights, x); // final norm, LM head
     }

@@ -39,7 +39,7 @@ struct ModelParams {
     int32_t slidingWindow = 0;      // positions, 0 when no layer slides
     std::vector<uint8_t> swaLayers; // 1 for sliding-window layers
     float attnSoftCap = 0.0f;       // gemma2
-    float finalSoftCap = 0.0f;      // gemma2 (and gemma3 when the file asks)
+    float finalSoftCap = 0.0f;      // gemma2 (and gemma3 without sliding window, when the file asks)
 
     int32_t kvHeads(int64_t layer) const { return kvHeadsPerLayer[static_cast<size_t>(layer)]; }
     int32_t heads(int64_t layer) const { return headsPerLayer[static_cast<size_t>(layer)]; }

@@ -65,7 +65,8 @@ public:
             k = g.rope(k.splitRows(dk), in.positions, rope);
             q = g.scale(q, qScale);                                     // q / √dk
             Tensor a = blocks::attention(g, in, hp, il, q, k, v, 1.0f); // softmax(q·kᵀ)·v
-            x = g.add(g.matmul(l.wo, a), x);                            // output projection + residual
+            a = blocks::attentionOutput(g, in, hp, il, l.wo, a, x);     // output projection (last layer: wanted rows)
+            x = g.add(a, x);                                            // + residual
             h = g.rmsNorm(x, &l.ffnNorm, hp.rmsEps);                    // pre-FFN RMS norm
             const Tensor gu = g.matmul(l.ffnUp, h);                     // fused [gate | up]
             h = g.swiglu(gu.columns(0, nFf), gu.columns(nFf, nFf));     // silu(gate) ⊙ up

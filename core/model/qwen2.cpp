@@ -49,10 +49,11 @@ public:
             q = g.rope(q, in.positions, hp.rope);                    // rotate q and k (NeoX halves)
             k = g.rope(k, in.positions, hp.rope);
             Tensor a = blocks::attention(g, in, hp, il, q, k, v, kqScale); // softmax(q·kᵀ/√dk)·v
-            x = g.add(g.matmul(l.wo, a), x);                               // output projection + residual
-            h = g.rmsNorm(x, &l.ffnNorm, hp.rmsEps);                       // pre-FFN RMS norm
-            h = g.swiglu(g.matmul(l.ffnGate, h), g.matmul(l.ffnUp, h));    // silu(gate) ⊙ up
-            x = g.add(g.matmul(l.ffnDown, h), x);                          // down projection + residual
+            a = blocks::attentionOutput(g, in, hp, il, l.wo, a, x);     // output projection (last layer: wanted rows)
+            x = g.add(a, x);                                            // + residual
+            h = g.rmsNorm(x, &l.ffnNorm, hp.rmsEps);                    // pre-FFN RMS norm
+            h = g.swiglu(g.matmul(l.ffnGate, h), g.matmul(l.ffnUp, h)); // silu(gate) ⊙ up
+            x = g.add(g.matmul(l.ffnDown, h), x);                       // down projection + residual
         }
         blocks::logits(g, in, hp, m_weights, x);
     }

@@ -182,7 +182,7 @@ void encodeBpe(const Vocab& vocab, const PreTokenizer& pre, std::string_view tex
         s.cps.push_back(cp);
         s.byteOfCp.push_back(static_cast<uint32_t>(utf8.size()));
         const size_t length = cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
-        if (length == pos - start && cp <= 0x10FFFF && (cp != kReplacementChar || length == 3))
+        if (length == pos - start && cp <= 0x10FFFF)
             utf8.append(text, start, length); // the same bytes
         else
             appendUtf8(utf8, cp); // an invalid byte (U+FFFD), an overlong form, or past U+10FFFF

@@ -21,7 +21,6 @@ constexpr std::string_view kDeepseek3Main =
 constexpr std::string_view kCjkKana = R"re([\x{4E00}-\x{9FA5}\x{3040}-\x{309F}\x{30A0}-\x{30FF}]+)re";
 constexpr std::string_view kCjkHangul = R"re([\x{4E00}-\x{9FA5}\x{800}-\x{4E00}\x{AC00}-\x{D7FF}]+)re";
 constexpr std::string_view kPoro = R"re( ?[^(\s|.,!?\x{2026}\x{3002}\x{FF0C}\x{3001}\x{964}\x{6D4}\x{60C})]+)re";
-constexpr std::string_view kContractions = R"re((?:'[sS]|'[tT]|'[rR][eE]|'[vV][eE]|'[mM]|'[lL][lL]|'[dD]))re";
 
 // Deepseek LLM's cased letters, and its ASCII / full-width punctuation.
 constexpr std::string_view kDeepseekLetters =

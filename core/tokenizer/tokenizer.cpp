@@ -79,6 +79,8 @@ void Tokenizer::Impl::encodeSpm(const std::vector<Fragment>& fragments, std::str
 std::vector<TokenId> Tokenizer::encode(std::string_view text, bool addSpecial, bool parseSpecial) const
 {
     const Vocab& v = m_impl->vocab;
+    if (text.size() >= UINT32_MAX)
+        throw Error("tokenizer: a text of " + std::to_string(text.size()) + " bytes is too long (4 GiB at most)");
     std::vector<Fragment> fragments;
     m_impl->special->partition(text, parseSpecial, fragments);
     EncodeScratch scratch;

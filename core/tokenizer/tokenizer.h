@@ -58,6 +58,7 @@ public:
     // does). addSpecial adds BOS/EOS as the vocabulary says (BERT: [CLS] and
     // [SEP]); parseSpecial turns control-token texts in `text` into those
     // tokens. Cost: linear in the text, about one hash lookup per byte.
+    // Throws hearth::Error only for a text of 4 GiB or more.
     std::vector<TokenId> encode(std::string_view text, bool addSpecial, bool parseSpecial) const;
 
     // The bytes of one token (possibly part of a UTF-8 character). Control

@@ -6,11 +6,13 @@
 #include <windows.h>
 #elif defined(__APPLE__)
 #include <mach/mach.h>
+#include <sys/resource.h>
 #include <sys/sysctl.h>
 #include <unistd.h>
 #else
 #include <cstdio>
 #include <cstring>
+#include <sys/resource.h>
 #include <unistd.h>
 #endif
 
@@ -36,6 +38,17 @@ uint64_t processResidentBytes()
 {
     PROCESS_MEMORY_COUNTERS c{};
     return GetProcessMemoryInfo(GetCurrentProcess(), &c, sizeof(c)) ? c.WorkingSetSize : 0;
+}
+
+uint64_t processPeakResidentBytes()
+{
+    PROCESS_MEMORY_COUNTERS c{};
+    return GetProcessMemoryInfo(GetCurrentProcess(), &c, sizeof(c)) ? c.PeakWorkingSetSize : 0;
+}
+
+bool resetProcessPeakResident()
+{
+    return false;
 }
 
 #elif defined(__APPLE__)
@@ -65,6 +78,17 @@ uint64_t processResidentBytes()
     if (task_info(mach_task_self(), MACH_TASK_BASIC_INFO, reinterpret_cast<task_info_t>(&info), &count) != KERN_SUCCESS)
         return 0;
     return info.resident_size;
+}
+
+uint64_t processPeakResidentBytes()
+{
+    rusage u{};
+    return getrusage(RUSAGE_SELF, &u) == 0 ? static_cast<uint64_t>(u.ru_maxrss) : 0; // bytes on macOS
+}
+
+bool resetProcessPeakResident()
+{
+    return false;
 }
 
 #else
@@ -115,6 +139,52 @@ uint64_t processResidentBytes()
         return 0;
     return resident * static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
 }
+
+#if defined(__linux__)
+
+uint64_t processPeakResidentBytes()
+{
+    // VmHWM, not getrusage: ru_maxrss also keeps the peak of exited threads'
+    // accounting and does not restart with clear_refs.
+    FILE* f = std::fopen("/proc/self/status", "r");
+    if (!f)
+        return 0;
+    char line[256];
+    uint64_t value = 0;
+    while (std::fgets(line, sizeof(line), f)) {
+        unsigned long long kb = 0;
+        if (std::sscanf(line, "VmHWM: %llu", &kb) == 1) {
+            value = kb * 1024ull;
+            break;
+        }
+    }
+    std::fclose(f);
+    return value;
+}
+
+bool resetProcessPeakResident()
+{
+    FILE* f = std::fopen("/proc/self/clear_refs", "w");
+    if (!f)
+        return false;
+    const bool ok = std::fputs("5", f) >= 0;
+    return std::fclose(f) == 0 && ok;
+}
+
+#else
+
+uint64_t processPeakResidentBytes()
+{
+    rusage u{};
+    return getrusage(RUSAGE_SELF, &u) == 0 ? static_cast<uint64_t>(u.ru_maxrss) * 1024ull : 0; // KiB on the BSDs
+}
+
+bool resetProcessPeakResident()
+{
+    return false;
+}
+
+#endif
 
 #endif
 

@@ -1,11 +1,11 @@
-// Renders the main window offscreen and checks that it is not blank.
+// Renders the main window offscreen with a session and checks that it is
+// not blank.
 
+#include "AppTestSupport.h"
 #include "WindowCapture.h"
 
-#include <QDir>
 #include <QQmlApplicationEngine>
 #include <QQuickWindow>
-#include <QSignalSpy>
 #include <QTest>
 #include <QtQml/QQmlExtensionPlugin>
 
@@ -17,7 +17,9 @@ class TestMainWindowScreenshot : public QObject {
 private slots:
     void mainWindowRendersContent()
     {
+        TestSession test;
         QQmlApplicationEngine engine;
+        engine.setInitialProperties({{QStringLiteral("session"), QVariant::fromValue(test.session.get())}});
         engine.load(QUrl(QStringLiteral("qrc:/qt/qml/Hearth/Main.qml"))); // loadFromModule() needs Qt 6.5
         QCOMPARE(engine.rootObjects().size(), 1);
         auto* window = qobject_cast<QQuickWindow*>(engine.rootObjects().constFirst());

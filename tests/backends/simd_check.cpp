@@ -14,8 +14,10 @@
 namespace simdcheck {
 
 using hearth::GgmlType;
+using hearth::cpu::GemmFn;
 using hearth::cpu::KernelTable;
 using hearth::cpu::TypeKernels;
+using hearth::cpu::VecDotFn;
 
 namespace {
 
@@ -182,35 +184,12 @@ void checkConversions(const KernelTable& table, const KernelTable& ref, GgmlType
     }
 }
 
-void checkDot(const KernelTable& table, const KernelTable& ref, GgmlType type, const std::vector<uint8_t>& w,
-              const std::vector<uint8_t>& a, int64_t n, std::vector<std::string>& failures)
+void checkGemmOrder(const KernelTable& table, GgmlType type, int64_t n, Random& rng, GemmFn gemm, VecDotFn dot,
+                    const char* name, std::vector<std::string>& failures)
 {
     const TypeKernels& k = kernelsOf(table, type);
-    float got = 0.0f, want = 0.0f;
-    k.vecDot(n, &got, w.data(), a.data());
-    kernelsOf(ref, type).vecDot(n, &want, w.data(), a.data());
-    std::ostringstream d;
-    d.precision(9);
-    d << "got " << got << ", reference " << want;
-    if (hearth::typeTraits(type).quantized) {
-        if (!sameBits(got, want))
-            failures.push_back(describe("vecDot", type, n, d.str() + " (must be bit-exact)"));
-        return;
-    }
-    const double bound = kFloatDotTolerance * magnitude(ref, type, k.vecDotType, w, a, n);
-    if (!(std::fabs(static_cast<double>(got) - want) <= bound))
-        failures.push_back(describe("vecDot", type, n, d.str() + ", bound " + std::to_string(bound)));
-}
-
-// Tiles of every edge shape: rows and tokens below, at and above the
-// kernels' tile sizes, with padded strides.
-void checkGemm(const KernelTable& table, GgmlType type, int64_t n, Random& rng, std::vector<std::string>& failures)
-{
-    const TypeKernels& k = kernelsOf(table, type);
-    if (!k.gemm)
-        return;
-    static const int64_t kShapes[][2] = {{1, 1}, {1, 5}, {2, 4},  {3, 1},  {3, 7},  {4, 8},
-                                         {5, 3}, {7, 9}, {16, 4}, {6, 16}, {3, 17}, {17, 33}};
+    static const int64_t kShapes[][2] = {{1, 1}, {1, 5}, {2, 4},  {3, 1},  {3, 7},  {4, 8},   {8, 4},
+                                         {5, 3}, {7, 9}, {16, 4}, {6, 16}, {3, 17}, {17, 33}, {24, 20}};
     const size_t wStride = hearth::rowBytes(type, n) + 64;
     const size_t aStride = hearth::rowBytes(k.vecDotType, n) + 32;
     for (const auto& shape : kShapes) {
@@ -226,22 +205,89 @@ void checkGemm(const KernelTable& table, GgmlType type, int64_t n, Random& rng, 
         }
         const size_t sStride = static_cast<size_t>(rows) + 3;
         std::vector<float> s(sStride * static_cast<size_t>(tokens), -1.0f);
-        k.gemm(n, s.data(), sStride, w.data(), wStride, a.data(), aStride, rows, tokens);
+        gemm(n, s.data(), sStride, w.data(), wStride, a.data(), aStride, rows, tokens);
         for (int64_t t = 0; t < tokens; ++t) {
             for (int64_t r = 0; r < rows; ++r) {
                 float want = 0.0f;
-                k.vecDot(n, &want, w.data() + wStride * static_cast<size_t>(r),
-                         a.data() + aStride * static_cast<size_t>(t));
+                dot(n, &want, w.data() + wStride * static_cast<size_t>(r), a.data() + aStride * static_cast<size_t>(t));
                 const float got = s[sStride * static_cast<size_t>(t) + static_cast<size_t>(r)];
                 if (!sameBits(got, want)) {
-                    failures.push_back(describe("gemm", type, n,
+                    failures.push_back(describe(name, type, n,
                                                 std::to_string(rows) + "x" + std::to_string(tokens) + " tile, row " +
                                                     std::to_string(r) + " token " + std::to_string(t) +
-                                                    " differs from vecDot"));
+                                                    " differs from its dot product"));
                     return;
                 }
             }
         }
+    }
+}
+
+// The summation orders of a type (kernels.h, MatMulOrder): each dot product
+// the reference has must be in the table with the same results, and each
+// tile must equal the table's dot product of its order.
+struct Order {
+    const char* name;
+    VecDotFn TypeKernels::*dot;
+    GemmFn TypeKernels::*gemm;
+};
+constexpr Order kOrders[] = {
+    {"vecDot", &TypeKernels::vecDot, &TypeKernels::gemm},
+    {"vecDotSgemm", &TypeKernels::vecDotSgemm, &TypeKernels::gemmSgemm},
+    {"vecDotTiled", &TypeKernels::vecDotTiled, &TypeKernels::gemmTiled},
+    {"vecDotRepacked", &TypeKernels::vecDotRepacked, &TypeKernels::gemmRepacked},
+    {"vecDotRepackedGemm", &TypeKernels::vecDotRepackedGemm, &TypeKernels::gemmRepackedGemm},
+};
+
+void checkDot(const KernelTable& table, const KernelTable& ref, GgmlType type, const std::vector<uint8_t>& w,
+              const std::vector<uint8_t>& a, int64_t n, std::vector<std::string>& failures)
+{
+    const TypeKernels& k = kernelsOf(table, type);
+    for (const Order& order : kOrders) {
+        const VecDotFn want_ = kernelsOf(ref, type).*order.dot;
+        if (!want_)
+            continue;
+        const VecDotFn got_ = k.*order.dot;
+        if (!got_) {
+            failures.push_back(describe(order.name, type, n, "missing from the table"));
+            continue;
+        }
+        float got = 0.0f, want = 0.0f;
+        got_(n, &got, w.data(), a.data());
+        want_(n, &want, w.data(), a.data());
+        std::ostringstream d;
+        d.precision(9);
+        d << "got " << got << ", reference " << want;
+        if (hearth::typeTraits(type).quantized) {
+            if (!sameBits(got, want))
+                failures.push_back(describe(order.name, type, n, d.str() + " (must be bit-exact)"));
+            continue;
+        }
+        const double bound = kFloatDotTolerance * magnitude(ref, type, k.vecDotType, w, a, n);
+        if (!(std::fabs(static_cast<double>(got) - want) <= bound))
+            failures.push_back(describe(order.name, type, n, d.str() + ", bound " + std::to_string(bound)));
+    }
+}
+
+// Tiles of every edge shape: rows and tokens below, at and above the
+// kernels' tile sizes, with padded strides.
+void checkGemm(const KernelTable& table, GgmlType type, int64_t n, Random& rng, std::vector<std::string>& failures)
+{
+    const TypeKernels& k = kernelsOf(table, type);
+    for (const Order& order : kOrders) {
+        const GemmFn gemm = k.*order.gemm;
+        if (!gemm)
+            continue;
+        // A GEMM tile of repacked weights whose order equals the GEMV's
+        // (no vecDotRepackedGemm) is checked against the GEMV.
+        VecDotFn dot = k.*order.dot;
+        if (!dot && order.dot == &TypeKernels::vecDotRepackedGemm)
+            dot = k.vecDotRepacked;
+        if (!dot) {
+            failures.push_back(describe(order.name, type, n, "a tile without its dot product"));
+            continue;
+        }
+        checkGemmOrder(table, type, n, rng, gemm, dot, order.name, failures);
     }
 }
 
@@ -251,6 +297,8 @@ KernelTable scalarTable()
     hearth::cpu::registerScalarFloatKernels(t);
     hearth::cpu::registerScalarLegacyKernels(t);
     hearth::cpu::registerScalarKQuantKernels(t);
+    hearth::cpu::registerScalarRepackedKernels(t);
+    hearth::cpu::registerScalarTiledKernels(t);
     hearth::cpu::registerScalarAttentionKernels(t);
     return t;
 }

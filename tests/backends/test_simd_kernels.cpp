@@ -82,19 +82,33 @@ private slots:
         refreshActiveIsa();
     }
 
-    // A level has its own kernels for every listed type, not the scalar
-    // fallback (so the comparisons above really test SIMD code).
+    // A level has its own dot product for every listed type in each of the
+    // reference's summation orders, not the scalar fallback (so the
+    // comparisons above really test SIMD code and prompts run on SIMD code).
     void levelsReplaceTheScalarKernels()
     {
+        using Dot = hearth::cpu::VecDotFn hearth::cpu::TypeKernels::*;
+        const std::pair<const char*, Dot> orders[] = {
+            {"vecDot", &hearth::cpu::TypeKernels::vecDot},
+            {"vecDotSgemm", &hearth::cpu::TypeKernels::vecDotSgemm},
+            {"vecDotTiled", &hearth::cpu::TypeKernels::vecDotTiled},
+            {"vecDotRepacked", &hearth::cpu::TypeKernels::vecDotRepacked},
+            {"vecDotRepackedGemm", &hearth::cpu::TypeKernels::vecDotRepackedGemm},
+        };
         const KernelTable& scalar = kernelTable(Isa::Scalar);
         for (Isa isa : {Isa::Avx2, Isa::Avx512}) {
             if (!isaAvailable(isa))
                 continue;
+            QStringList missing;
             for (GgmlType type : simdcheck::kernelTypes()) {
                 const auto i = static_cast<uint32_t>(type);
-                QVERIFY2(kernelTable(isa).types[i].vecDot != scalar.types[i].vecDot,
-                         (QByteArray(isaName(isa)) + " " + typeTraits(type).name.data()).constData());
+                for (const auto& [name, dot] : orders) {
+                    if (scalar.types[i].*dot && kernelTable(isa).types[i].*dot == scalar.types[i].*dot)
+                        missing << QString::fromLatin1(typeTraits(type).name.data()) + "." + name;
+                }
             }
+            QVERIFY2(missing.isEmpty(),
+                     (QByteArray(isaName(isa)) + " lacks " + missing.join(", ").toUtf8()).constData());
         }
     }
 };

@@ -145,12 +145,12 @@ private slots:
         const QDir dir(QString::fromStdString(dataDir() + "/expected"));
         const QStringList files = dir.entryList({QStringLiteral("*.json")}, QDir::Files, QDir::Name);
         QVERIFY(files.size() > 10);
-        const size_t cases = conversations().get("cases").size();
+        const Value cases = conversations().get("cases");
         for (const QString& f : files) {
             if (f == QLatin1String("snippets.json"))
                 continue;
-            for (size_t i = 0; i < cases; ++i) {
-                const std::string name = conversations().get("cases").items()[i].get("name").asString();
+            for (size_t i = 0; i < cases.size(); ++i) {
+                const std::string name = cases.items()[i].get("name").asString();
                 QTest::newRow(qPrintable(f.chopped(5) + QLatin1Char('/') + QString::fromStdString(name)))
                     << dir.filePath(f) << static_cast<int>(i);
             }
@@ -171,8 +171,10 @@ private slots:
             QSKIP(skip.c_str());
         if (sha256(source) != doc.get("sha256").asString())
             QFAIL("the template changed since its expected outputs were made: run scripts/refs/chat_templates.py");
-        const Value& c = conversations().get("cases").items()[static_cast<size_t>(index)];
-        const Value& result = doc.get("results").items()[static_cast<size_t>(index)];
+        const Value cases = conversations().get("cases");
+        const Value results = doc.get("results");
+        const Value& c = cases.items()[static_cast<size_t>(index)];
+        const Value& result = results.items()[static_cast<size_t>(index)];
         QCOMPARE(result.get("case").asString(), c.get("name").asString());
         check(
             [&] {
@@ -186,9 +188,9 @@ private slots:
     {
         QTest::addColumn<int>("index");
         const Value doc = Value::fromJson(readFile(dataDir() + "/snippets.json"));
-        const auto& cases = doc.get("cases").items();
+        const Value cases = doc.get("cases");
         for (size_t i = 0; i < cases.size(); ++i)
-            QTest::newRow(cases[i].get("name").asString().c_str()) << static_cast<int>(i);
+            QTest::newRow(cases.items()[i].get("name").asString().c_str()) << static_cast<int>(i);
     }
 
     void snippets()
@@ -196,8 +198,10 @@ private slots:
         QFETCH(int, index);
         static const Value doc = Value::fromJson(readFile(dataDir() + "/snippets.json"));
         static const Value expected = Value::fromJson(readFile(dataDir() + "/expected/snippets.json"));
-        const Value& c = doc.get("cases").items()[static_cast<size_t>(index)];
-        const Value& result = expected.get("results").items()[static_cast<size_t>(index)];
+        const Value cases = doc.get("cases");
+        const Value results = expected.get("results");
+        const Value& c = cases.items()[static_cast<size_t>(index)];
+        const Value& result = results.items()[static_cast<size_t>(index)];
         QCOMPARE(result.get("name").asString(), c.get("name").asString());
         RenderOptions o = optionsFor(conversations(), Value::object());
         for (const auto& [k, v] : doc.get("context").asObject().entries())

@@ -1,10 +1,13 @@
-// Every weight type's dot-product kernel (scalar table) against the
+// Every weight type's dot-product kernels (scalar table: vec_dot and the
+// tinyBLAS / tiled / repacked orders where a type has them) against the
 // reference: dequantize the weight row and the converted activations and
 // sum in double. Tolerance: 1e-5 of Σ|w·a| (only float rounding differs);
 // 1e-3 for Q4_1 / Q5_1, whose partner carries its block sum rounded to f16
-// (as ggml's Q8_1 does).
+// (as ggml's Q8_1 does). Their exact bits are checked against ggml itself
+// in test_matmul_ggml.
 // Also: a matmul through the backend gives the same result on 1 and 2
-// threads, and for a batch as for single tokens.
+// threads, and, below the batch sizes where llama.cpp switches kernels
+// (cpu/kernels.h, matMulOrder), for a batch as for single tokens.
 
 #include "backend/op.h"
 #include "cpu/cpu_backend.h"
@@ -62,14 +65,18 @@ private slots:
                 ref += double(wd[i]) * ad[i];
                 mag += std::abs(double(wd[i]) * ad[i]);
             }
-            float got = 0.0f;
-            k.vecDot(n, &got, wq.data(), aq.data());
             const double tol = (t == GgmlType::Q4_1 || t == GgmlType::Q5_1) ? 1e-3 : 1e-5;
-            QVERIFY2(std::abs(got - ref) <= tol * mag,
-                     qPrintable(QStringLiteral("%1: %2 vs %3")
-                                    .arg(QString::fromLatin1(tr.name.data(), int(tr.name.size())))
-                                    .arg(got)
-                                    .arg(ref)));
+            for (cpu::VecDotFn dot : {k.vecDot, k.vecDotSgemm, k.vecDotTiled, k.vecDotRepacked, k.vecDotRepackedGemm}) {
+                if (!dot)
+                    continue;
+                float got = 0.0f;
+                dot(n, &got, wq.data(), aq.data());
+                QVERIFY2(std::abs(got - ref) <= tol * mag,
+                         qPrintable(QStringLiteral("%1: %2 vs %3")
+                                        .arg(QString::fromLatin1(tr.name.data(), int(tr.name.size())))
+                                        .arg(got)
+                                        .arg(ref)));
+            }
         }
     }
 

@@ -29,7 +29,7 @@ class TestPerplexity : public QObject {
     Q_OBJECT
 
 private:
-    static void check(const std::string& modelPath, const char* golden, bool exactKernels = true)
+    static void check(const std::string& modelPath, const char* golden)
     {
         QFile f(QString::fromStdString(testsupport::dataDir("engine") + "/" + golden));
         QVERIFY(f.open(QIODevice::ReadOnly));
@@ -48,12 +48,7 @@ private:
         const PerplexityResult r = computePerplexity(ctx, tokens, nCtx, doc[QStringLiteral("bos")].toInt(), chunks);
         QCOMPARE(r.chunks, chunks);
         QCOMPARE(r.scoredTokens, chunks * (nCtx - 1 - nCtx / 2));
-        qInfo("perplexity %.4f, llama.cpp %.4f (%+.3f%%)", r.perplexity, want, 100.0 * (r.perplexity / want - 1.0));
-        // Known gap (docs/engine.md): Gemma's Q4_K weights run through
-        // llama.cpp's repacked kernels, whose order is not mirrored yet, and
-        // on a short slice that noise alone can reach half a percent.
-        if (!exactKernels && std::abs(r.perplexity / want - 1.0) > 0.005)
-            QEXPECT_FAIL("", "Gemma 3: Q4_K repacked-kernel order not mirrored yet", Continue);
+        qInfo("perplexity %.6f, llama.cpp %.6f (%+.4f%%)", r.perplexity, want, 100.0 * (r.perplexity / want - 1.0));
         QVERIFY(std::abs(r.perplexity / want - 1.0) <= 0.005);
     }
 
@@ -67,7 +62,7 @@ private slots:
     void gemma3()
     {
         HEARTH_REQUIRE_MODEL(path, gemma3Path);
-        check(path, "perplexity_gemma3.json", /*exactKernels=*/false);
+        check(path, "perplexity_gemma3.json");
     }
 
     void refusesShortText()

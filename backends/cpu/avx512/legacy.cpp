@@ -268,6 +268,13 @@ template <class T>
 void set(KernelTable& t, GgmlType type)
 {
     TypeKernels& k = t.types[static_cast<uint32_t>(type)];
+    // IQ4_NL's lane order here is tinyBLAS's (two tokens or more); its
+    // vec_dot pairs blocks (scalar/legacy.cpp).
+    if (type == GgmlType::IQ4_NL) {
+        k.vecDotSgemm = vecDot<T>;
+        k.gemmSgemm = gemm<T>;
+        return;
+    }
     k.vecDot = vecDot<T>;
     k.gemm = gemm<T>;
 }

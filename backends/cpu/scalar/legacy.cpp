@@ -167,12 +167,46 @@ void dotQ8_0(int64_t n, float* s, const void* w, const void* a)
     *s = laneDot(x, y, n / QK8_0, [](const BlockQ8_0& b, int e) { return static_cast<int>(b.qs[e]); });
 }
 
-void dotIQ4_NL(int64_t n, float* s, const void* w, const void* a)
+// tinyBLAS (batches of 2 tokens or more) sums IQ4_NL like the other 32-block
+// formats.
+void dotIQ4_NLSgemm(int64_t n, float* s, const void* w, const void* a)
 {
     const auto* x = static_cast<const BlockIQ4_NL*>(w);
     const auto* y = static_cast<const BlockQ8_0*>(a);
     *s = laneDot(x, y, n / QK4_NL,
                  [](const BlockIQ4_NL& b, int e) { return static_cast<int>(kValuesIQ4NL[nibble(b.qs, e)]); });
+}
+
+// ggml's AVX2 IQ4_NL vec_dot (one token) takes blocks in pairs: even blocks into one set
+// of eight lanes, odd ones into another, the two sets added lane by lane
+// before hsum_float_8; a last odd block is summed as one integer and added
+// with a fused multiply-add after the reduction.
+void dotIQ4_NL(int64_t n, float* s, const void* w, const void* a)
+{
+    const auto* x = static_cast<const BlockIQ4_NL*>(w);
+    const auto* y = static_cast<const BlockQ8_0*>(a);
+    const int64_t nb = n / QK4_NL;
+    const auto value = [](const BlockIQ4_NL& b, int e) { return static_cast<int>(kValuesIQ4NL[nibble(b.qs, e)]); };
+    float acc[2][8] = {};
+    float lanes[8];
+    for (int64_t b = 0; b < nb - nb % 2; ++b) {
+        const float d = f16ToF32(y[b].d) * f16ToF32(x[b].d);
+        laneSums(
+            y[b].qs, [&](int e) { return value(x[b], e); }, lanes);
+        for (int l = 0; l < 8; ++l)
+            acc[b % 2][l] = std::fma(d, lanes[l], acc[b % 2][l]);
+    }
+    for (int l = 0; l < 8; ++l)
+        acc[0][l] += acc[1][l];
+    float sum = order::hsum8(acc[0]);
+    if (nb % 2 != 0) {
+        const int64_t b = nb - 1;
+        int isum = 0;
+        for (int e = 0; e < QK4_NL; ++e)
+            isum += value(x[b], e) * y[b].qs[e];
+        sum = std::fma(f16ToF32(y[b].d) * f16ToF32(x[b].d), static_cast<float>(isum), sum);
+    }
+    *s = sum;
 }
 
 void set(KernelTable& t, GgmlType type, GgmlType partner, VecDotFn dot)
@@ -191,6 +225,7 @@ void registerScalarLegacyKernels(KernelTable& t)
     set(t, GgmlType::Q5_1, GgmlType::Q8_1, dotQ5_1);
     set(t, GgmlType::Q8_0, GgmlType::Q8_0, dotQ8_0);
     set(t, GgmlType::IQ4_NL, GgmlType::Q8_0, dotIQ4_NL);
+    t.types[static_cast<uint32_t>(GgmlType::IQ4_NL)].vecDotSgemm = dotIQ4_NLSgemm;
     // Q8_1 is only an activation format: conversions, no dot product.
     set(t, GgmlType::Q8_1, GgmlType::Q8_1, nullptr);
     t.types[static_cast<uint32_t>(GgmlType::Q8_0)].fromFloat = activationsQ8_0;

@@ -93,9 +93,13 @@ Value Interpreter::getitem(const Value& obj, const Value& key)
     default: break;
     }
     if (key.isString()) {
-        Value m = methodOrUndefined(obj, key.asString());
+        // The item is missing: jinja2 then tries the attribute.
+        const std::string& name = key.asString();
+        Value m = methodOrUndefined(obj, name);
         if (!m.isUndefined() || !m.undefinedHint().empty())
             return m;
+        if (obj.isGroupTuple() && (name == "grouper" || name == "list"))
+            return obj.items()[name == "grouper" ? 0 : 1];
     }
     return noAttribute(obj, key.str());
 }
@@ -113,7 +117,10 @@ std::vector<Value> Interpreter::iterate(const Value& v)
 {
     switch (v.type()) {
     case Value::Type::Array:
-    case Value::Type::Tuple: charge(static_cast<int64_t>(v.items().size()) / 16); return v.items();
+    case Value::Type::Tuple:
+        charge(static_cast<int64_t>(v.items().size()) / 16);
+        allocateItems(v.items().size());
+        return v.items();
     case Value::Type::Object: {
         std::vector<Value> keys;
         keys.reserve(v.asObject().size());
@@ -136,6 +143,7 @@ std::vector<Value> Interpreter::iterate(const Value& v)
     case Value::Type::Native:
         if (const auto* seq = dynamic_cast<const SequenceObject*>(&v.asNative())) {
             charge(static_cast<int64_t>(seq->length()) / 16);
+            allocateItems(seq->length());
             return seq->take();
         }
         [[fallthrough]];
@@ -177,6 +185,7 @@ Value Interpreter::eval(const Expr& e)
     case ExprKind::Tuple: {
         std::vector<Value> items;
         const auto& seq = static_cast<const SeqExpr&>(e);
+        allocateItems(seq.items.size());
         items.reserve(seq.items.size());
         for (const ExprPtr& x : seq.items)
             items.push_back(eval(*x));
@@ -240,6 +249,7 @@ Value Interpreter::eval(const Expr& e)
                 out += v.str();
             checkSize(out.size());
         }
+        allocate(out.size());
         return Value(std::move(out));
     }
     case ExprKind::Compare: return evalCompare(static_cast<const CompareExpr&>(e));
@@ -265,10 +275,19 @@ Value Interpreter::evalGetitem(const GetitemExpr& e)
         const Value stop = s.stop ? eval(*s.stop) : Value();
         const Value step = s.step ? eval(*s.step) : Value();
         at(e);
+        // jinja2 slices with Python's obj[a:b:c] directly, bypassing the
+        // sandbox's forgiving getitem: anything not sliceable raises.
         if (obj.isUndefined())
             failUndefined(obj);
-        if (!obj.isString() && !obj.isSequence())
-            return Value::undefined("'" + objectTypeRepr(obj) + "' is not subscriptable");
+        if (obj.isNative())
+            if (const auto* seq = dynamic_cast<const SequenceObject*>(&obj.asNative());
+                seq && seq->kind() == SequenceObject::Kind::Range)
+                return ops::slice(*this, Value::array(seq->all()), start, stop, step);
+        if (!obj.isString() && !obj.isSequence()) {
+            if (m_constMode)
+                return Value::undefined("'" + objectTypeRepr(obj) + "' is not subscriptable");
+            fail("'" + std::string(ops::typeName(obj)) + "' object is not subscriptable");
+        }
         return ops::slice(*this, obj, start, stop, step);
     }
     const Value key = eval(*e.index);

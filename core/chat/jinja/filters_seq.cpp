@@ -217,6 +217,7 @@ Value join(Interpreter& interp, const Value& input, CallArgs& args)
         out += v.isString() ? v.asString() : v.str();
         interp.checkSize(out.size());
     }
+    interp.allocate(out.size());
     return Value(std::move(out));
 }
 
@@ -394,21 +395,22 @@ Value rejectattr(Interpreter& interp, const Value& input, CallArgs& args)
 Value batch(Interpreter& interp, const Value& input, CallArgs& args)
 {
     const ArgBinder b(args, "batch", {"linecount", "fill_with"});
-    const Value& countV = b.get(0, Value());
-    if (!countV.isInt() || countV.asInt() <= 0)
-        interp.fail("batch() needs a positive integer line count");
-    const auto n = static_cast<size_t>(countV.asInt());
+    // Python's loop exactly, including its behaviour for counts below 1.
+    const Value count = b.get(0, Value());
+    const Value fill = b.get(1, kNone);
     std::vector<Value> out;
     std::vector<Value> row;
     for (Value& item : interp.iterate(input)) {
-        if (row.size() == n)
+        if (Value(static_cast<int64_t>(row.size())) == count)
             out.push_back(Value::array(std::exchange(row, {})));
         row.push_back(std::move(item));
     }
     if (!row.empty()) {
-        if (b.has(1) && !b.get(1, kNone).isNull())
-            while (row.size() < n)
-                row.push_back(b.get(1, kNone));
+        if (!fill.isNull() && ops::less(interp, Value(static_cast<int64_t>(row.size())), count)) {
+            interp.checkItems(static_cast<size_t>(std::min<int64_t>(count.asInt(), INT32_MAX)));
+            while (static_cast<int64_t>(row.size()) < count.asInt())
+                row.push_back(fill);
+        }
         out.push_back(Value::array(std::move(row)));
     }
     return SequenceObject::make(Seq::Generator, std::move(out), "do_batch");

@@ -44,6 +44,91 @@ int findSymbol(const Program& p, std::string_view name)
     return it == p.symbols.end() ? -1 : static_cast<int>(it - p.symbols.begin());
 }
 
+bool isConstantArgs(const ArgList& a);
+
+// Whether jinja2 can evaluate e when compiling (Expr.as_const): literals and
+// operators, tests and pure filters over them; never names or calls.
+bool isConstant(const Expr& e)
+{
+    switch (e.kind) {
+    case ExprKind::Const: return true;
+    case ExprKind::Concat:
+        for (const ExprPtr& x : static_cast<const ConcatExpr&>(e).items)
+            if (!isConstant(*x))
+                return false;
+        return true;
+    case ExprKind::CondExpr: {
+        const auto& c = static_cast<const CondExpr&>(e);
+        return isConstant(*c.test) && isConstant(*c.then) && (!c.otherwise || isConstant(*c.otherwise));
+    }
+    case ExprKind::Test: {
+        const auto& t = static_cast<const TestExpr&>(e);
+        return isConstant(*t.input) && isConstantArgs(t.args);
+    }
+    case ExprKind::Filter: {
+        // Filters that need the render context are not folded.
+        const auto& f = static_cast<const FilterExpr&>(e);
+        static constexpr std::string_view kContextual[] = {"map",        "select",     "reject",
+                                                           "selectattr", "rejectattr", "random"};
+        for (const std::string_view c : kContextual)
+            if (f.name == c)
+                return false;
+        return f.input && isConstant(*f.input) && isConstantArgs(f.args);
+    }
+    case ExprKind::Dict:
+        for (const auto& [k, v] : static_cast<const DictExpr&>(e).items)
+            if (!isConstant(*k) || !isConstant(*v))
+                return false;
+        return true;
+    case ExprKind::Getattr: return isConstant(*static_cast<const GetattrExpr&>(e).object);
+    case ExprKind::Getitem: {
+        const auto& g = static_cast<const GetitemExpr&>(e);
+        return isConstant(*g.object) && isConstant(*g.index);
+    }
+    case ExprKind::Slice: {
+        const auto& s = static_cast<const SliceExpr&>(e);
+        return (!s.start || isConstant(*s.start)) && (!s.stop || isConstant(*s.stop)) &&
+               (!s.step || isConstant(*s.step));
+    }
+    case ExprKind::List:
+    case ExprKind::Tuple:
+        for (const ExprPtr& x : static_cast<const SeqExpr&>(e).items)
+            if (!isConstant(*x))
+                return false;
+        return true;
+    case ExprKind::Not:
+    case ExprKind::Neg:
+    case ExprKind::Pos: return isConstant(*static_cast<const UnaryExpr&>(e).operand);
+    case ExprKind::Binary:
+    case ExprKind::And:
+    case ExprKind::Or: {
+        const auto& b = static_cast<const BinaryExpr&>(e);
+        return isConstant(*b.left) && isConstant(*b.right);
+    }
+    case ExprKind::Compare: {
+        const auto& c = static_cast<const CompareExpr&>(e);
+        for (const auto& op : c.ops)
+            if (!isConstant(*op.second))
+                return false;
+        return isConstant(*c.first);
+    }
+    default: return false;
+    }
+}
+
+bool isConstantArgs(const ArgList& a)
+{
+    if (a.dynArgs || a.dynKwargs)
+        return false;
+    for (const ExprPtr& x : a.args)
+        if (!isConstant(*x))
+            return false;
+    for (const auto& kw : a.kwargs)
+        if (!isConstant(*kw.second))
+            return false;
+    return true;
+}
+
 } // namespace
 
 std::optional<Value> CallArgs::takeKwarg(std::string_view name)
@@ -105,6 +190,7 @@ Interpreter::Interpreter(const Program& program, const RenderInput& input) : m_p
         if (m_root[i].isUndefined())
             m_root[i] = Value::undefined("'" + name + "' is undefined");
     }
+    m_savedPrintLimit = setPrintLimit(m_limits.maxOutputBytes);
     m_loopSymbol = findSymbol(program, "loop");
     m_callerSymbol = findSymbol(program, "caller");
     m_varargsSymbol = findSymbol(program, "varargs");
@@ -117,6 +203,7 @@ Interpreter::~Interpreter()
     // emptying them lets everything else be freed without deep recursion.
     for (const auto& ns : m_namespaces)
         ns->clear();
+    setPrintLimit(m_savedPrintLimit);
 }
 
 std::string Interpreter::render()
@@ -149,6 +236,13 @@ void Interpreter::failSteps() const
 {
     fail("the template ran for more than " + std::to_string(m_limits.maxSteps) +
              " steps (endless loop or runaway recursion?)",
+         TemplateError::Kind::Limit);
+}
+
+void Interpreter::failAllocation() const
+{
+    fail("the template built more than " + std::to_string(m_limits.maxAllocBytes >> 20) +
+             " MiB of strings and lists (runaway growth?)",
          TemplateError::Kind::Limit);
 }
 
@@ -251,7 +345,25 @@ Interpreter::Flow Interpreter::exec(const Stmt& s)
     charge(1);
     switch (s.kind) {
     case StmtKind::Text: writeText(static_cast<const TextStmt&>(s).text); break;
-    case StmtKind::Print: write(eval(*static_cast<const PrintStmt&>(s).expr)); break;
+    case StmtKind::Print: {
+        const Expr& expr = *static_cast<const PrintStmt&>(s).expr;
+        if (isConstant(expr)) {
+            // jinja2 computes constant output when compiling, where slicing
+            // something unsliceable gives Undefined instead of raising; when
+            // that evaluation fails it evaluates at run time instead.
+            try {
+                Restore<bool> restore(m_constMode);
+                m_constMode = true;
+                write(eval(expr));
+                break;
+            } catch (const TemplateError& e) {
+                if (e.kind() == TemplateError::Kind::Limit)
+                    throw;
+            }
+        }
+        write(eval(expr));
+        break;
+    }
     case StmtKind::If: return execIf(static_cast<const IfStmt&>(s));
     case StmtKind::For: {
         const auto& f = static_cast<const ForStmt&>(s);
@@ -265,7 +377,7 @@ Interpreter::Flow Interpreter::exec(const Stmt& s)
         assign(set.target, eval(*set.value));
         break;
     }
-    case StmtKind::SetBlock: execSetBlock(static_cast<const SetBlockStmt&>(s)); break;
+    case StmtKind::SetBlock: return execSetBlock(static_cast<const SetBlockStmt&>(s));
     case StmtKind::Macro: {
         const auto& m = static_cast<const MacroStmt&>(s);
         assignName(m.symbol, Value::native(std::make_shared<MacroObject>(*m.def, m_scope)));
@@ -274,16 +386,23 @@ Interpreter::Flow Interpreter::exec(const Stmt& s)
     case StmtKind::CallBlock: execCallBlock(static_cast<const CallBlockStmt&>(s)); break;
     case StmtKind::FilterBlock: {
         const auto& fb = static_cast<const FilterBlockStmt&>(s);
-        std::string body = capture(fb.body, true);
+        Flow flow = Flow::Normal;
+        std::string body = capture(fb.body, true, flow);
+        if (flow != Flow::Normal)
+            return flow;
         Restore<std::string> input(m_filterInput);
         m_filterInput = std::move(body);
         write(eval(*fb.filter));
         break;
     }
-    case StmtKind::With: execWith(static_cast<const WithStmt&>(s)); break;
+    case StmtKind::With: return execWith(static_cast<const WithStmt&>(s));
     case StmtKind::Break: return Flow::Break;
     case StmtKind::Continue: return Flow::Continue;
-    case StmtKind::Body: writeText(capture(static_cast<const BodyStmt&>(s).body, true)); break;
+    case StmtKind::Body: {
+        Flow flow = Flow::Normal;
+        writeText(capture(static_cast<const BodyStmt&>(s).body, true, flow));
+        return flow; // only autoescape blocks may hold a break; they run inline
+    }
     case StmtKind::Unsupported: at(s); fail(static_cast<const UnsupportedStmt&>(s).message);
     }
     return Flow::Normal;
@@ -319,9 +438,16 @@ Interpreter::Flow Interpreter::execFor(const ForStmt& s, const Value& iterable, 
     const auto loop = std::make_shared<LoopObject>(std::move(items), depth0, s.recursive ? &s : nullptr);
     const Value loopValue = Value::native(loop);
     const std::vector<Value>& seq = loop->items();
+    std::shared_ptr<Scope> scope;
     for (size_t i = 0; i < seq.size(); ++i) {
         charge(1);
-        m_scope = std::make_shared<Scope>(Scope{outer, {}});
+        // Each iteration starts from a fresh scope; reuse the last one's
+        // storage unless a macro defined in it still holds it.
+        if (!scope || scope.use_count() > 2)
+            scope = std::make_shared<Scope>(Scope{outer, {}});
+        else
+            scope->vars.clear();
+        m_scope = scope;
         loop->setIndex(i);
         if (m_loopSymbol >= 0)
             m_scope->vars.emplace_back(m_loopSymbol, loopValue);
@@ -334,16 +460,22 @@ Interpreter::Flow Interpreter::execFor(const ForStmt& s, const Value& iterable, 
 
 Value Interpreter::renderLoop(const ForStmt& loop, const Value& iterable, int depth0)
 {
+    // loop(...) recurses like a macro call, and is bounded the same way.
+    if (m_callDepth >= m_limits.maxCallDepth)
+        fail("recursive loops nested more than " + std::to_string(m_limits.maxCallDepth) + " deep",
+             TemplateError::Kind::Limit);
+    ++m_callDepth;
     std::string out;
     {
         Restore<std::string*> restore(m_out);
         m_out = &out;
         execFor(loop, iterable, depth0);
     }
+    --m_callDepth;
     return Value(std::move(out));
 }
 
-std::string Interpreter::capture(const Body& body, bool scoped)
+std::string Interpreter::capture(const Body& body, bool scoped, Flow& flow)
 {
     std::string out;
     Restore<std::string*> restoreOut(m_out);
@@ -351,20 +483,24 @@ std::string Interpreter::capture(const Body& body, bool scoped)
     m_out = &out;
     if (scoped)
         m_scope = std::make_shared<Scope>(Scope{m_scope, {}});
-    execBody(body);
+    flow = execBody(body);
     return out;
 }
 
-void Interpreter::execSetBlock(const SetBlockStmt& s)
+Interpreter::Flow Interpreter::execSetBlock(const SetBlockStmt& s)
 {
-    std::string body = capture(s.body, true);
+    Flow flow = Flow::Normal;
+    std::string body = capture(s.body, true, flow);
+    if (flow != Flow::Normal)
+        return flow;
     if (!s.filter) {
         assign(s.target, Value(std::move(body)));
-        return;
+        return flow;
     }
     Restore<std::string> input(m_filterInput);
     m_filterInput = std::move(body);
     assign(s.target, eval(*s.filter));
+    return flow;
 }
 
 void Interpreter::execCallBlock(const CallBlockStmt& s)
@@ -378,7 +514,7 @@ void Interpreter::execCallBlock(const CallBlockStmt& s)
     write(this->call(callee, args));
 }
 
-void Interpreter::execWith(const WithStmt& s)
+Interpreter::Flow Interpreter::execWith(const WithStmt& s)
 {
     std::vector<Value> values;
     for (const ExprPtr& v : s.values)
@@ -387,7 +523,7 @@ void Interpreter::execWith(const WithStmt& s)
     m_scope = std::make_shared<Scope>(Scope{m_scope, {}});
     for (size_t i = 0; i < values.size(); ++i)
         assign(s.targets[i], values[i]);
-    execBody(s.body);
+    return execBody(s.body);
 }
 
 Value Interpreter::callMacro(const MacroDef& def, const std::shared_ptr<Scope>& closure, CallArgs& args)

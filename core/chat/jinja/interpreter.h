@@ -84,6 +84,14 @@ public:
     // Refuses a string or list about to be built with this size.
     void checkSize(size_t bytes) const;
     void checkItems(size_t count) const;
+    // Counts bytes of new strings and list storage against maxAllocBytes.
+    void allocate(size_t bytes)
+    {
+        m_allocated += bytes;
+        if (m_allocated > m_limits.maxAllocBytes)
+            failAllocation();
+    }
+    void allocateItems(size_t count) { allocate(count * sizeof(Value)); }
 
     Value getattr(const Value& object, std::string_view name);
     Value getitem(const Value& object, const Value& key);
@@ -114,6 +122,7 @@ private:
     };
 
     [[noreturn]] void failSteps() const;
+    [[noreturn]] void failAllocation() const;
     void at(const Node& node)
     {
         m_line = node.line;
@@ -127,10 +136,13 @@ private:
     void writeText(std::string_view text);
     Flow execIf(const IfStmt& s);
     Flow execFor(const ForStmt& s, const Value& iterable, int depth0);
-    void execSetBlock(const SetBlockStmt& s);
+    Flow execSetBlock(const SetBlockStmt& s);
     void execCallBlock(const CallBlockStmt& s);
-    void execWith(const WithStmt& s);
-    std::string capture(const Body& body, bool scoped);
+    Flow execWith(const WithStmt& s);
+    // Renders body into a string. jinja2 compiles filter, set and with
+    // bodies inline, so a break/continue inside ends the enclosing loop:
+    // `flow` says whether one did.
+    std::string capture(const Body& body, bool scoped, Flow& flow);
     void assign(const Target& target, const Value& value);
     void assignName(int symbol, const Value& value);
 
@@ -152,11 +164,14 @@ private:
     std::shared_ptr<Scope> m_scope; // innermost scope; null at top level
     std::string* m_out = nullptr;
     std::string m_filterInput; // the body of the filter/set block being filtered
+    bool m_constMode = false;  // evaluating output jinja2 would fold at compile time
     int m_loopSymbol = -1;     // symbols the engine binds itself; -1 when unused
     int m_callerSymbol = -1;
     int m_varargsSymbol = -1;
     int m_kwargsSymbol = -1;
     int64_t m_steps = 0;
+    size_t m_allocated = 0;
+    size_t m_savedPrintLimit = 0;
     int m_callDepth = 0;
     int m_line = 0;
     int m_column = 0;

@@ -1,5 +1,6 @@
 #include "chat/jinja/lexer.h"
 
+#include "chat/numbers.h"
 #include "chat/template_error.h"
 #include "chat/unicode.h"
 
@@ -363,10 +364,7 @@ private:
             for (size_t i = p; i < end; ++i)
                 if (m_s[i] != '_')
                     text += m_s[i];
-            double d = 0;
-            if (std::from_chars(text.data(), text.data() + text.size(), d).ec == std::errc::result_out_of_range)
-                d = HUGE_VAL;
-            push(Tok::Float, p).floatValue = d;
+            push(Tok::Float, p).floatValue = parseDouble(text).value_or(0.0);
             return end;
         }
         int base = 10;

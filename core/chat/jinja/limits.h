@@ -13,6 +13,9 @@ struct Limits {
     int maxCallDepth = 64;             // nested macro calls
     size_t maxOutputBytes = 16u << 20; // the rendered text, and any one string
     size_t maxItems = 1'000'000;       // elements of one list
+    // Bytes of strings and list storage built over the whole render: bounds
+    // memory even when garbage is made faster than it is freed.
+    size_t maxAllocBytes = 256u << 20;
 };
 
 } // namespace hearth::chat::jinja

@@ -78,7 +78,7 @@ bool affix(Interpreter& interp, const std::string& s, CallArgs& args, bool start
     std::vector<Value> storage;
     const std::vector<Value>& options = what.isTuple() ? what.items() : (storage = {what});
     for (const Value& o : options) {
-        const std::string& a = stringArg(interp, o, start ? "startswith" : "endswith");
+        const std::string a = stringArg(interp, o, start ? "startswith" : "endswith");
         if (text.size() >= a.size() &&
             (start ? text.compare(0, a.size(), a) == 0 : text.compare(text.size() - a.size(), a.size(), a) == 0))
             return true;
@@ -128,15 +128,17 @@ Value callStr(Interpreter& interp, const Value& self, std::string_view name, Cal
         return Value(affix(interp, s, args, name == "startswith"));
     if (name == "replace") {
         const ArgBinder b = bind({"old", "new", "count"});
-        const std::string out =
-            pystr::replace(s, stringArg(interp, b.get(0, Value()), name), stringArg(interp, b.get(1, Value()), name),
-                           optInt(interp, b.get(2, Value(-1))).value_or(-1));
-        interp.checkSize(out.size());
-        return Value(out);
+        const std::string from = stringArg(interp, b.get(0, Value()), name);
+        const std::string to = stringArg(interp, b.get(1, Value()), name);
+        const int64_t count = optInt(interp, b.get(2, Value(-1))).value_or(-1);
+        const size_t size = pystr::replacedSize(s, from, to, count);
+        interp.checkSize(size);
+        interp.allocate(size);
+        return Value(pystr::replace(s, from, to, count));
     }
     if (name == "find" || name == "rfind" || name == "index" || name == "rindex" || name == "count") {
         const ArgBinder b = bind({"sub", "start", "end"});
-        const std::string& sub = stringArg(interp, b.get(0, Value()), name);
+        const std::string sub = stringArg(interp, b.get(0, Value()), name);
         const auto start = optInt(interp, b.get(1, Value()));
         const auto end = optInt(interp, b.get(2, Value()));
         if (name == "count") {
@@ -169,6 +171,7 @@ Value callStr(Interpreter& interp, const Value& self, std::string_view name, Cal
             out += item.asString();
             interp.checkSize(out.size());
         }
+        interp.allocate(out.size());
         return Value(std::move(out));
     }
     if (name == "center" || name == "ljust" || name == "rjust") {
@@ -180,6 +183,7 @@ Value callStr(Interpreter& interp, const Value& self, std::string_view name, Cal
         if (unicode::length(fill) != 1)
             interp.fail("The fill character must be exactly one character long");
         interp.checkSize(static_cast<size_t>(std::max<int64_t>(0, w.asInt())));
+        interp.allocate(static_cast<size_t>(std::max<int64_t>(0, w.asInt())));
         return Value(pystr::pad(s, w.asInt(), fill, name == "center" ? '^' : name == "ljust" ? '<' : '>'));
     }
     if (name == "zfill") {
@@ -188,8 +192,11 @@ Value callStr(Interpreter& interp, const Value& self, std::string_view name, Cal
         interp.checkSize(static_cast<size_t>(std::max<int64_t>(0, w)));
         return Value(pystr::zfill(s, w));
     }
-    if (name == "format")
-        return Value(pystr::format(interp, s, args));
+    if (name == "format") {
+        std::string out = pystr::format(interp, s, args);
+        interp.allocate(out.size());
+        return Value(std::move(out));
+    }
     if (name == "format_map") {
         const ArgBinder b = bind({"mapping"});
         CallArgs kw;
@@ -202,7 +209,7 @@ Value callStr(Interpreter& interp, const Value& self, std::string_view name, Cal
     }
     if (name == "partition" || name == "rpartition") {
         const ArgBinder b = bind({"sep"});
-        const std::string& sep = stringArg(interp, b.get(0, Value()), name);
+        const std::string sep = stringArg(interp, b.get(0, Value()), name);
         if (sep.empty())
             interp.fail("empty separator");
         const size_t at = name == "partition" ? s.find(sep) : s.rfind(sep);
@@ -213,7 +220,7 @@ Value callStr(Interpreter& interp, const Value& self, std::string_view name, Cal
     }
     if (name == "removeprefix" || name == "removesuffix") {
         const ArgBinder b = bind({"affix"});
-        const std::string& a = stringArg(interp, b.get(0, Value()), name);
+        const std::string a = stringArg(interp, b.get(0, Value()), name);
         if (name == "removeprefix")
             return Value(s.compare(0, a.size(), a) == 0 ? s.substr(a.size()) : s);
         return Value(s.size() >= a.size() && s.compare(s.size() - a.size(), a.size(), a) == 0

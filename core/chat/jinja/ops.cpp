@@ -68,6 +68,7 @@ Value repeat(Interpreter& interp, const Value& seq, int64_t n)
         if (n <= 0 || s.empty())
             return Value(std::string());
         interp.checkSize(s.size() * static_cast<size_t>(std::min<int64_t>(n, INT32_MAX)));
+        interp.allocate(s.size() * static_cast<size_t>(n));
         std::string out;
         out.reserve(s.size() * static_cast<size_t>(n));
         for (int64_t i = 0; i < n; ++i)
@@ -78,6 +79,7 @@ Value repeat(Interpreter& interp, const Value& seq, int64_t n)
     std::vector<Value> out;
     if (n > 0 && !items.empty()) {
         interp.checkItems(items.size() * static_cast<size_t>(std::min<int64_t>(n, INT32_MAX)));
+        interp.allocateItems(items.size() * static_cast<size_t>(n));
         interp.charge(static_cast<int64_t>(items.size()) * n / 16);
         out.reserve(items.size() * static_cast<size_t>(n));
         for (int64_t i = 0; i < n; ++i)
@@ -187,14 +189,17 @@ Value arithmetic(Interpreter& interp, BinOp op, const Value& a, const Value& b)
             interp.fail("0.0 cannot be raised to a negative power");
         if (x < 0 && y != std::floor(y))
             interp.fail("complex numbers are not supported (negative number to a fractional power)");
-        return Value(std::pow(x, y));
+        if (const double r = std::pow(x, y); std::isinf(r) && std::isfinite(x) && std::isfinite(y))
+            interp.fail("(34, 'Numerical result out of range')"); // Python's float ** overflows loudly
+        else
+            return Value(r);
     }
     return Value();
 }
 
 } // namespace
 
-std::string_view typeName(const Value& v)
+std::string typeName(const Value& v)
 {
     switch (v.type()) {
     case Value::Type::Undefined: return "Undefined";
@@ -208,10 +213,9 @@ std::string_view typeName(const Value& v)
     case Value::Type::Object: return "dict";
     case Value::Type::Native: {
         // The names Python reports for the engine's objects.
-        static thread_local std::string name;
         const Native& n = v.asNative();
         if (const auto* seq = dynamic_cast<const SequenceObject*>(&n))
-            return name = seq->typeName();
+            return seq->typeName();
         if (dynamic_cast<const Namespace*>(&n))
             return "Namespace";
         if (dynamic_cast<const MacroObject*>(&n))
@@ -245,7 +249,8 @@ Value binary(Interpreter& interp, BinOp op, const Value& a, const Value& b)
 {
     if (a.isUndefined())
         interp.failUndefined(a);
-    if (b.isUndefined())
+    // str % Undefined formats it (as ""): str.__mod__ never asks Undefined.
+    if (b.isUndefined() && !(op == BinOp::Mod && a.isString()))
         interp.failUndefined(b);
     static constexpr const char* kSymbols[] = {"+", "-", "*", "/", "//", "%", "**"};
     if (a.isNumber() && b.isNumber())
@@ -255,6 +260,7 @@ Value binary(Interpreter& interp, BinOp op, const Value& a, const Value& b)
             const std::string& x = a.asString();
             const std::string& y = b.asString();
             interp.checkSize(x.size() + y.size());
+            interp.allocate(x.size() + y.size());
             // Markup escapes the plain operand (markupsafe semantics).
             if (a.isMarkup() || b.isMarkup())
                 return Value::markup((a.isMarkup() ? x : escapeHtml(x)) + (b.isMarkup() ? y : escapeHtml(y)));
@@ -264,6 +270,7 @@ Value binary(Interpreter& interp, BinOp op, const Value& a, const Value& b)
             std::vector<Value> out = a.items();
             const auto& more = b.items();
             interp.checkItems(out.size() + more.size());
+            interp.allocateItems(out.size() + more.size());
             interp.charge(static_cast<int64_t>(out.size() + more.size()) / 16);
             out.insert(out.end(), more.begin(), more.end());
             return a.isTuple() ? Value::tuple(std::move(out)) : Value::array(std::move(out));
@@ -280,8 +287,11 @@ Value binary(Interpreter& interp, BinOp op, const Value& a, const Value& b)
             return repeat(interp, b, a.asInt());
     }
     if (op == BinOp::Mod && a.isString()) {
-        if (!a.isMarkup())
-            return Value(pystr::percentFormat(interp, a.asString(), b));
+        if (!a.isMarkup()) {
+            std::string out = pystr::percentFormat(interp, a.asString(), b);
+            interp.allocate(out.size());
+            return Value(std::move(out));
+        }
         // Markup % args escapes the arguments.
         const auto esc = [](const Value& v) {
             return v.isString() && !v.isMarkup() ? Value(escapeHtml(v.asString())) : v;
@@ -447,7 +457,7 @@ Value slice(Interpreter& interp, const Value& obj, const Value& startV, const Va
 {
     for (const Value* v : {&startV, &stopV, &stepV})
         if (!v->isNull() && !isIntLike(*v))
-            return Value::undefined("slice indices must be integers or None");
+            interp.fail("slice indices must be integers or None or have an __index__ method");
     const int64_t step = stepV.isNull() ? 1 : stepV.asInt();
     if (step == 0)
         interp.fail("slice step cannot be zero");

@@ -15,7 +15,7 @@
 namespace hearth::chat::jinja::ops {
 
 // Python's type name ("int", "str", "list", "dict", "NoneType", ...).
-std::string_view typeName(const Value& v);
+std::string typeName(const Value& v);
 
 Value binary(Interpreter& interp, BinOp op, const Value& a, const Value& b);
 Value negate(Interpreter& interp, const Value& v);
@@ -24,8 +24,8 @@ bool compare(Interpreter& interp, CmpOp op, const Value& a, const Value& b);
 // a < b, as sorted() and min()/max() use it.
 bool less(Interpreter& interp, const Value& a, const Value& b);
 bool contains(Interpreter& interp, const Value& container, const Value& item);
-// obj[start:stop:step]; an argument that is null means "omitted". Returns
-// Undefined where jinja2's sandbox would (indices that are not integers).
+// obj[start:stop:step] for str, list and tuple; an argument that is null
+// means "omitted".
 Value slice(Interpreter& interp, const Value& obj, const Value& start, const Value& stop, const Value& step);
 // obj[index] for lists, tuples and strings (negative indices count from the
 // end); Undefined when out of range.

@@ -302,8 +302,11 @@ StmtPtr Parser::parseBlock()
         parseExpression();
     }
     const std::string end = "end" + tag;
-    const int loops = m_loopDepth; // a block is a function of its own in jinja2
-    m_loopDepth = 0;
+    // block and generation bodies are functions of their own in jinja2;
+    // autoescape bodies run inline.
+    const int loops = m_loopDepth;
+    if (tag != "autoescape")
+        m_loopDepth = 0;
     node->body = parseStatements({end}, true);
     m_loopDepth = loops;
     if (tag == "block")
@@ -355,7 +358,7 @@ Target Parser::toTarget(const Expr& e, bool withNamespace)
     if (e.kind == ExprKind::Tuple) {
         t.kind = Target::Kind::Tuple;
         for (const ExprPtr& item : static_cast<const SeqExpr&>(e).items)
-            t.items.push_back(toTarget(*item, false));
+            t.items.push_back(toTarget(*item, withNamespace));
         return t;
     }
     static constexpr const char* kNames[] = {"const",  "name", "list",   "tuple",  "dict",    "getattr", "getitem",
@@ -384,6 +387,10 @@ Target Parser::parseAssignTarget(bool withTuple, bool nameOnly, std::string_view
 
 Program parse(std::string_view source)
 {
+    if (source.size() > kMaxSourceBytes)
+        throw TemplateError(TemplateError::Kind::Syntax, "the template is larger than " +
+                                                             std::to_string(kMaxSourceBytes >> 20) +
+                                                             " MiB; chat templates are a few KiB");
     return detail::Parser(source).run();
 }
 

@@ -15,12 +15,14 @@
 
 #include "chat/jinja/ast.h"
 
+#include <cstddef>
 #include <string_view>
 
 namespace hearth::chat::jinja {
 
 inline constexpr int kMaxStatementNesting = 100; // nested blocks ({% if %} in {% for %} ...)
 inline constexpr int kMaxExpressionDepth = 100;  // depth of one expression's tree
+inline constexpr size_t kMaxSourceBytes = 1u << 20;
 
 // Throws chat::TemplateError (Kind::Syntax) with line and column.
 Program parse(std::string_view source);

@@ -3,6 +3,7 @@
 
 #include "chat/jinja/ops.h"
 #include "chat/jinja/pystring.h"
+#include "chat/numbers.h"
 #include "chat/unicode.h"
 
 #include <algorithm>
@@ -139,6 +140,7 @@ std::string percentOne(Interpreter& interp, const PercentSpec& spec, const Value
         std::string out(static_cast<size_t>(n) + 1, '\0');
         std::snprintf(out.data(), out.size(), fmt.c_str(), v.asFloat());
         out.pop_back();
+        useDotDecimalPoint(out);
         return out;
     }
     default: interp.fail(std::string("unsupported format character '") + spec.conv + "'");
@@ -271,6 +273,7 @@ std::string formatFloat(Interpreter& interp, const FormatSpec& f, double d)
         if (exp >= -4 && exp < p - 1) {
             std::snprintf(buf, sizeof buf, "%.*f", p - 1 - exp, d);
             body = buf;
+            useDotDecimalPoint(body);
             if (body.find('.') != std::string::npos) {
                 while (body.back() == '0')
                     body.pop_back();
@@ -281,6 +284,7 @@ std::string formatFloat(Interpreter& interp, const FormatSpec& f, double d)
             }
         } else {
             std::string m = buf;
+            useDotDecimalPoint(m);
             const size_t e = m.find('e');
             std::string mant = m.substr(0, e);
             if (mant.find('.') != std::string::npos) {
@@ -298,6 +302,7 @@ std::string formatFloat(Interpreter& interp, const FormatSpec& f, double d)
         const std::string fmt = std::string("%") + (f.alt ? "#" : "") + ".*" + conv;
         std::snprintf(buf, sizeof buf, fmt.c_str(), prec, percent ? d * 100 : d);
         body = buf;
+        useDotDecimalPoint(body);
         if (percent)
             body += '%';
     }

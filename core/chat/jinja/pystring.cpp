@@ -154,6 +154,21 @@ std::vector<std::string> splitlines(std::string_view s, bool keepends)
     return out;
 }
 
+size_t replacedSize(std::string_view s, std::string_view old, std::string_view repl, int64_t count)
+{
+    int64_t n = 0;
+    if (old.empty()) {
+        n = static_cast<int64_t>(unicode::length(s)) + 1;
+    } else {
+        for (size_t pos = s.find(old); pos != std::string_view::npos && (count < 0 || n < count);
+             pos = s.find(old, pos + old.size()))
+            ++n;
+    }
+    if (count >= 0)
+        n = std::min(n, count);
+    return s.size() + static_cast<size_t>(n) * repl.size() - static_cast<size_t>(n) * old.size();
+}
+
 std::string replace(std::string_view s, std::string_view old, std::string_view repl, int64_t count)
 {
     std::string out;

@@ -19,6 +19,8 @@ std::string strip(std::string_view s, const std::string* chars, bool left, bool 
 std::vector<std::string> split(std::string_view s, const std::string* sep, int64_t maxsplit);
 std::vector<std::string> rsplit(std::string_view s, const std::string* sep, int64_t maxsplit);
 std::vector<std::string> splitlines(std::string_view s, bool keepends);
+// Size in bytes of replace(s, old, repl, count), computed without building it.
+size_t replacedSize(std::string_view s, std::string_view old, std::string_view repl, int64_t count);
 // count < 0: all.
 std::string replace(std::string_view s, std::string_view old, std::string_view repl, int64_t count);
 // Character index of the first (last) occurrence in s[start:end], or -1.

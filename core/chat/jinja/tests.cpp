@@ -5,6 +5,7 @@
 #include "chat/jinja/objects.h"
 #include "chat/jinja/ops.h"
 #include "chat/jinja/pystring.h"
+#include "chat/jinja/strftime.h"
 #include "chat/unicode.h"
 
 #include <algorithm>
@@ -236,8 +237,10 @@ Value dict(Interpreter& interp, CallArgs& args)
     return Value::object(std::move(obj));
 }
 
-Value cycler(Interpreter&, CallArgs& args)
+Value cycler(Interpreter& interp, CallArgs& args)
 {
+    if (args.args.empty())
+        interp.fail("at least one item has to be provided");
     return Value::native(std::make_shared<Cycler>(args.args));
 }
 
@@ -264,17 +267,9 @@ Value strftimeNow(Interpreter& interp, CallArgs& args)
     const Value& fmt = b.get(0, Value());
     if (!fmt.isString())
         interp.fail("strftime() argument 1 must be str, not " + std::string(ops::typeName(fmt)));
-    if (fmt.asString().empty())
-        return Value(std::string());
-    std::string out(256, '\0');
-    for (;;) {
-        const size_t n = std::strftime(out.data(), out.size(), fmt.asString().c_str(), &interp.now());
-        if (n > 0 || out.size() > 64 * fmt.asString().size() + 4096 || out.size() > interp.limits().maxOutputBytes) {
-            out.resize(n);
-            return Value(out);
-        }
-        out.resize(out.size() * 4);
-    }
+    std::string out = formatTime(fmt.asString(), interp.now(), interp.limits().maxOutputBytes);
+    interp.allocate(out.size());
+    return Value(std::move(out));
 }
 
 Value makeNamespace(Interpreter& interp, CallArgs& args)

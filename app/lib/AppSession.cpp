@@ -1,0 +1,119 @@
+#include "AppSession.h"
+
+#include "chat/ChatController.h"
+#include "conversations/ConversationListModel.h"
+#include "engine/EngineFactory.h"
+#include "engine/InferenceService.h"
+#include "gauges/Gauges.h"
+#include "gauges/ResourceSampler.h"
+#include "highlight/HighlightService.h"
+#include "models/ModelCache.h"
+#include "models/ModelLibrary.h"
+#include "models/ModelLoader.h"
+#include "settings/SettingsModel.h"
+#include "settings/SettingsStore.h"
+#include "storage/ConversationStore.h"
+#include "storage/Database.h"
+#include "storage/MessageStore.h"
+
+#include <QDir>
+#include <QFileInfo>
+#include <QSettings>
+#include <QStandardPaths>
+
+QString AppSession::defaultDataDir()
+{
+    const QString env = qEnvironmentVariable("HEARTH_DATA_DIR");
+    if (!env.isEmpty())
+        return QDir::cleanPath(env);
+#if defined(Q_OS_LINUX) || defined(Q_OS_FREEBSD)
+    QString base = qEnvironmentVariable("XDG_DATA_HOME");
+    if (base.isEmpty())
+        base = QDir::homePath() + QStringLiteral("/.local/share");
+    return QDir::cleanPath(base + QStringLiteral("/hearth"));
+#else
+    return QStandardPaths::writableLocation(QStandardPaths::AppLocalDataLocation);
+#endif
+}
+
+AppSession::AppSession(Options options, QObject* parent)
+    : QObject(parent)
+    , m_dataDir(options.dataDir.isEmpty() ? defaultDataDir() : options.dataDir)
+    , m_style(RenderStyle::light())
+{
+    QDir().mkpath(m_dataDir);
+    m_settings = std::make_unique<QSettings>(m_dataDir + QStringLiteral("/settings.ini"), QSettings::IniFormat);
+    m_db = std::make_unique<Database>(m_dataDir + QStringLiteral("/hearth.sqlite"));
+    m_conversationStore = std::make_unique<ConversationStore>(m_db.get());
+    m_messageStore = std::make_unique<MessageStore>(m_db.get());
+    m_engine = options.engine ? options.engine : EngineFactory::create();
+    m_inference = std::make_unique<InferenceService>(m_engine);
+    if (options.highlight)
+        m_highlighter = std::make_unique<HighlightService>();
+    m_cache = std::make_shared<ModelCache>(m_dataDir + QStringLiteral("/cache/models.json"));
+    m_settingsStore = std::make_unique<SettingsStore>(m_settings.get());
+    m_settingsModel = std::make_unique<SettingsModel>(m_settingsStore.get());
+    m_gauges = std::make_unique<Gauges>();
+    m_sampler = std::make_unique<ResourceSampler>(m_engine, options.gaugeIntervalMs);
+    connect(m_sampler.get(), &ResourceSampler::sampled, m_gauges.get(), &Gauges::setMemory);
+    m_loader = std::make_unique<ModelLoader>(m_inference.get(), m_settingsStore.get(), m_cache);
+    m_library =
+        std::make_unique<ModelLibrary>(m_engine, m_cache, m_loader.get(), m_settingsStore.get(), m_settings.get());
+    m_chat = std::make_unique<ChatController>(ChatController::Services{
+        m_inference.get(), m_conversationStore.get(), m_messageStore.get(), m_settingsStore.get(), m_loader.get(),
+        m_gauges.get(), m_highlighter.get(), &m_style, m_engine->kind()});
+    m_conversationList = std::make_unique<ConversationListModel>(m_conversationStore.get());
+
+    connect(m_chat.get(), &ChatController::conversationChanged, this, [this] {
+        m_conversationList->setCurrentId(m_chat->conversationId());
+        m_settings->setValue(QStringLiteral("session/conversation"), m_chat->conversationId());
+    });
+    connect(m_conversationList.get(), &ConversationListModel::removed, this, [this](qint64 id) {
+        if (id == m_chat->conversationId())
+            m_chat->newConversation();
+    });
+    connect(m_loader.get(), &ModelLoader::statusChanged, this, [this] {
+        if (m_loader->loaded()) {
+            m_settings->setValue(QStringLiteral("session/model"), m_loader->modelPath());
+            m_gauges->setContextSize(m_loader->facts().contextSize);
+        }
+        m_settingsModel->setModel(m_loader->loaded() ? m_loader->modelPath() : QString(), m_loader->modelName());
+    });
+    if (options.scanModels)
+        m_library->rescan();
+}
+
+AppSession::~AppSession()
+{
+    m_settings->sync();
+}
+
+void AppSession::setDarkTheme(bool dark)
+{
+    if (dark == m_dark)
+        return;
+    m_dark = dark;
+    m_style = dark ? RenderStyle::dark() : RenderStyle::light();
+    m_chat->messages()->restyle();
+    emit darkThemeChanged();
+}
+
+void AppSession::restore(const QString& model)
+{
+    const qint64 conversation = m_settings->value(QStringLiteral("session/conversation")).toLongLong();
+    const QList<Conversation> all = m_conversationStore->conversations();
+    const bool known =
+        std::any_of(all.cbegin(), all.cend(), [&](const Conversation& c) { return c.id == conversation; });
+    if (known)
+        m_chat->openConversation(conversation);
+    else if (!all.isEmpty())
+        m_chat->openConversation(all.first().id);
+
+    if (!model.isEmpty()) {
+        m_library->openPath(model);
+        return;
+    }
+    const QString last = m_settings->value(QStringLiteral("session/model")).toString();
+    if (!last.isEmpty() && QFileInfo::exists(last))
+        m_library->load(last);
+}

@@ -1,0 +1,249 @@
+#include "chat/ChatController.h"
+
+#include "engine/InferenceService.h"
+#include "gauges/Gauges.h"
+#include "gauges/ThreadClock.h"
+#include "models/ModelLoader.h"
+#include "settings/SettingsStore.h"
+#include "storage/ConversationStore.h"
+#include "storage/Database.h"
+#include "storage/MessageStore.h"
+
+#include <QClipboard>
+#include <QGuiApplication>
+
+ChatController::ChatController(const Services& services, QObject* parent)
+    : QObject(parent), m_s(services), m_messages(services.highlighter, services.style, this)
+{
+    connect(&m_batcher, &StreamBatcher::flushed, this, &ChatController::onBatch);
+    connect(this, &ChatController::canSendChanged, this, [this] { m_messages.setActionsEnabled(canSend()); });
+    connect(m_s.loader, &ModelLoader::statusChanged, this, &ChatController::canSendChanged);
+    connect(m_s.loader, &ModelLoader::sha256Known, this, [this](const QString& path, const QString& sha) {
+        m_s.messages->setModelSha256(path, sha);
+        for (ChatMessage m : m_messages.metas()) // rows shown now learn it too
+            if (m.provenance.modelPath == path && m.provenance.modelSha256.isEmpty()) {
+                m.provenance.modelSha256 = sha;
+                m_messages.updateMeta(m);
+            }
+    });
+}
+
+ChatController::~ChatController()
+{
+    if (m_reply)
+        m_reply->stop();
+}
+
+bool ChatController::canSend() const
+{
+    return m_s.loader->loaded() && !generating();
+}
+
+void ChatController::setError(const QString& error)
+{
+    if (error != m_error) {
+        m_error = error;
+        emit errorChanged();
+    }
+}
+
+void ChatController::clearError()
+{
+    setError({});
+}
+
+bool ChatController::guarded(const std::function<void()>& work)
+{
+    try {
+        work();
+        return true;
+    } catch (const DatabaseError& e) {
+        setError(tr("Could not save the conversation: %1").arg(e.message()));
+        return false;
+    }
+}
+
+bool ChatController::send(const QString& text)
+{
+    const QString trimmed = text.trimmed();
+    if (trimmed.isEmpty() || !canSend())
+        return false;
+    setError({});
+    return guarded([&] { sendNow(trimmed); });
+}
+
+void ChatController::sendNow(const QString& trimmed)
+{
+    if (m_conversationId == 0) {
+        QString title = trimmed.section(QLatin1Char('\n'), 0, 0).simplified();
+        if (title.size() > 48)
+            title = title.left(47) + QStringLiteral("…");
+        m_conversationId = m_s.conversations->createConversation(title);
+        emit conversationChanged();
+    }
+    ChatMessage user;
+    user.conversationId = m_conversationId;
+    user.role = ChatTurn::Role::User;
+    user.text = trimmed;
+    user.createdAt = QDateTime::currentDateTime();
+    user.id = m_s.messages->addMessage(user);
+    m_messages.append(user);
+    startReply();
+}
+
+QList<ChatTurn> ChatController::turns() const
+{
+    QList<ChatTurn> out;
+    const QString system = m_s.settings->systemPrompt(m_s.loader->modelPath());
+    if (!system.trimmed().isEmpty())
+        out.append({ChatTurn::Role::System, system});
+    for (const ChatMessage& m : m_messages.metas())
+        if (m.state != MessageState::Failed && !m.text.isEmpty())
+            out.append({m.role, m.text});
+    return out;
+}
+
+Provenance ChatController::provenanceNow(const SamplerSettings& sampler) const
+{
+    const ModelFacts& f = m_s.loader->facts();
+    Provenance p;
+    p.modelPath = f.path;
+    p.modelName = f.name;
+    p.modelSha256 = m_s.loader->sha256();
+    p.architecture = f.architecture;
+    p.quant = f.quant;
+    p.engine = m_s.engineKind;
+    p.contextSize = f.contextSize;
+    p.sampler = sampler;
+    return p;
+}
+
+void ChatController::startReply()
+{
+    const QList<ChatTurn> history = turns();
+    const SamplerSettings sampler = m_s.settings->sampler(m_s.loader->modelPath());
+    ChatMessage reply;
+    reply.conversationId = m_conversationId;
+    reply.role = ChatTurn::Role::Assistant;
+    reply.state = MessageState::Streaming;
+    reply.createdAt = QDateTime::currentDateTime();
+    reply.provenance = provenanceNow(sampler);
+    reply.id = m_s.messages->addMessage(reply);
+    m_s.conversations->touch(m_conversationId);
+    m_messages.append(reply);
+    m_replyId = reply.id;
+    m_replyLength = 0;
+
+    m_reply = m_s.inference->generate(history, sampler);
+    connect(m_reply, &GenerationReply::pieceReceived, &m_batcher, &StreamBatcher::push);
+    connect(m_reply, &GenerationReply::statsUpdated, m_s.gauges, &Gauges::update);
+    connect(m_reply, &GenerationReply::finished, this, [this](const GenerationStats& stats) {
+        endReply(stats.stopReason == StopReason::Stopped ? MessageState::Stopped : MessageState::Complete, stats, {});
+    });
+    connect(m_reply, &GenerationReply::failed, this,
+            [this](const QString& message) { endReply(MessageState::Failed, {}, message); });
+    m_s.gauges->start();
+    emit generatingChanged();
+    emit canSendChanged();
+    emit replyStarted(m_replyId);
+}
+
+void ChatController::onBatch(const QString& text)
+{
+    ThreadClock clock;
+    clock.start();
+    // Durable first, then shown: a crash can never lose what was on screen.
+    if (!guarded([&] { m_s.messages->appendPart(m_replyId, text); })) {
+        stop();
+        return;
+    }
+    m_messages.appendText(m_replyId, text);
+    m_lastBatchNs = clock.nsecsElapsed();
+    m_replyLength += int(text.size());
+    emit textShown(m_replyId, m_replyLength);
+}
+
+void ChatController::endReply(MessageState state, const GenerationStats& stats, const QString& error)
+{
+    m_batcher.flush();
+    guarded([&] { m_s.messages->finishMessage(m_replyId, state, stats, error); });
+    if (const ChatMessage* meta = m_messages.meta(m_replyId)) {
+        ChatMessage m = *meta;
+        m.state = state;
+        m.error = error;
+        m.provenance.stats = stats;
+        m.provenance.stats.contextSize = m.provenance.contextSize;
+        m_messages.updateMeta(m);
+    }
+    m_s.gauges->finish(stats);
+    if (state == MessageState::Failed)
+        setError(error);
+    const qint64 id = std::exchange(m_replyId, 0);
+    m_reply = nullptr;
+    emit generatingChanged();
+    emit canSendChanged();
+    emit replyFinished(id);
+}
+
+void ChatController::stop()
+{
+    if (m_reply)
+        m_reply->stop();
+}
+
+void ChatController::regenerate()
+{
+    const QList<ChatMessage> all = m_messages.metas();
+    if (generating() || !canSend() || all.isEmpty() || all.last().role != ChatTurn::Role::Assistant)
+        return;
+    guarded([&] {
+        m_s.messages->deleteFrom(all.last().id);
+        m_messages.removeFrom(all.last().id);
+        startReply();
+    });
+}
+
+void ChatController::editAndResend(qint64 messageId, const QString& text)
+{
+    const ChatMessage* meta = m_messages.meta(messageId);
+    if (!meta || meta->role != ChatTurn::Role::User || generating() || !canSend() || text.trimmed().isEmpty())
+        return;
+    if (guarded([&] { m_s.messages->deleteFrom(messageId); })) {
+        m_messages.removeFrom(messageId);
+        send(text);
+    }
+}
+
+void ChatController::copyMessage(qint64 messageId) const
+{
+    QGuiApplication::clipboard()->setText(m_messages.textOf(messageId));
+}
+
+void ChatController::copyCode(qint64 messageId, int fence) const
+{
+    QGuiApplication::clipboard()->setText(m_messages.fenceCode(messageId, fence));
+}
+
+void ChatController::newConversation()
+{
+    stop();
+    m_conversationId = 0;
+    m_messages.clear();
+    emit conversationChanged();
+}
+
+void ChatController::openConversation(qint64 id)
+{
+    if (id == m_conversationId)
+        return;
+    stop();
+    guarded([&] {
+        const QList<ChatMessage> messages = m_s.messages->messages(id);
+        m_messages.setMessages(messages);
+        m_conversationId = id;
+        // The gauges show where the conversation stands.
+        if (!messages.isEmpty() && messages.last().role == ChatTurn::Role::Assistant)
+            m_s.gauges->finish(messages.last().provenance.stats);
+        emit conversationChanged();
+    });
+}

@@ -1,0 +1,106 @@
+// The chat: sends messages, streams replies into the list model and the
+// database, stops, regenerates, edits and resends, copies. Each reply
+// records its provenance (model file and hash, quant, sampler settings, the
+// seed actually used, timings).
+//
+// Streaming path: engine piece -> GenerationReply (GUI thread) ->
+// StreamBatcher (<= ~60 batches/s) -> MessageStore::appendPart (the batch
+// is durable before it is shown) -> MessageListModel::appendText (one row,
+// one role). GUI thread.
+#pragma once
+
+#include "chat/MessageListModel.h"
+#include "chat/StreamBatcher.h"
+#include "engine/Replies.h"
+
+#include <QObject>
+
+#include <QPointer>
+#include <QtQml/qqmlregistration.h>
+#include <functional>
+
+class ConversationStore;
+class Gauges;
+class InferenceService;
+class MessageStore;
+class ModelLoader;
+class SettingsStore;
+
+class ChatController : public QObject {
+    Q_OBJECT
+    QML_ELEMENT
+    QML_UNCREATABLE("Owned by the session")
+    Q_PROPERTY(MessageListModel* messages READ messages CONSTANT)
+    Q_PROPERTY(qint64 conversationId READ conversationId NOTIFY conversationChanged)
+    Q_PROPERTY(bool generating READ generating NOTIFY generatingChanged)
+    Q_PROPERTY(bool canSend READ canSend NOTIFY canSendChanged)
+    Q_PROPERTY(QString error READ error NOTIFY errorChanged)
+
+public:
+    struct Services {
+        InferenceService* inference;
+        ConversationStore* conversations;
+        MessageStore* messages;
+        SettingsStore* settings;
+        ModelLoader* loader;
+        Gauges* gauges;
+        HighlightService* highlighter; // may be null
+        const RenderStyle* style;
+        QString engineKind;
+    };
+
+    explicit ChatController(const Services& services, QObject* parent = nullptr);
+    ~ChatController() override;
+
+    MessageListModel* messages() { return &m_messages; }
+    qint64 conversationId() const { return m_conversationId; }
+    bool generating() const { return m_reply != nullptr; }
+    bool canSend() const;
+    QString error() const { return m_error; }
+    // GUI-thread CPU time the last batch of reply text took (store + models
+    // + the views' synchronous updates), for benchmarks and diagnostics.
+    qint64 lastBatchNanoseconds() const { return m_lastBatchNs; }
+
+    // Sends `text` as the user and starts the reply; false if not possible
+    // now (no model, a reply running, empty text).
+    Q_INVOKABLE bool send(const QString& text);
+    Q_INVOKABLE void stop();
+    Q_INVOKABLE void regenerate();
+    Q_INVOKABLE void editAndResend(qint64 messageId, const QString& text);
+    Q_INVOKABLE void copyMessage(qint64 messageId) const;
+    Q_INVOKABLE void copyCode(qint64 messageId, int fence) const;
+    Q_INVOKABLE void newConversation();
+    Q_INVOKABLE void openConversation(qint64 id);
+    Q_INVOKABLE void clearError();
+
+signals:
+    void conversationChanged();
+    void generatingChanged();
+    void canSendChanged();
+    void errorChanged();
+    void replyStarted(qint64 messageId);
+    void replyFinished(qint64 messageId);
+    // A batch of reply text reached the view (after it was stored).
+    void textShown(qint64 messageId, int totalLength);
+
+private:
+    // Runs `work`; a database failure becomes the error shown. False then.
+    bool guarded(const std::function<void()>& work);
+    void sendNow(const QString& trimmed);
+    void startReply();
+    QList<ChatTurn> turns() const;
+    Provenance provenanceNow(const SamplerSettings& sampler) const;
+    void onBatch(const QString& text);
+    void endReply(MessageState state, const GenerationStats& stats, const QString& error);
+    void setError(const QString& error);
+
+    Services m_s;
+    MessageListModel m_messages;
+    StreamBatcher m_batcher;
+    QPointer<GenerationReply> m_reply;
+    qint64 m_conversationId = 0;
+    qint64 m_replyId = 0; // the streaming message
+    int m_replyLength = 0;
+    qint64 m_lastBatchNs = 0;
+    QString m_error;
+};

@@ -1,0 +1,109 @@
+#include "conversations/ConversationListModel.h"
+
+#include "storage/ConversationStore.h"
+
+#include <QLocale>
+
+ConversationListModel::ConversationListModel(ConversationStore* store, QObject* parent)
+    : QAbstractListModel(parent), m_store(store)
+{
+    m_searchDelay.setSingleShot(true);
+    m_searchDelay.setInterval(150); // search once typing pauses
+    connect(&m_searchDelay, &QTimer::timeout, this, &ConversationListModel::refresh);
+    connect(m_store, &ConversationStore::conversationsChanged, this, &ConversationListModel::refresh);
+    refresh();
+}
+
+void ConversationListModel::setSearchText(const QString& text)
+{
+    if (text == m_search)
+        return;
+    m_search = text;
+    emit searchTextChanged();
+    m_searchDelay.start();
+}
+
+void ConversationListModel::setCurrentId(qint64 id)
+{
+    if (id == m_currentId)
+        return;
+    m_currentId = id;
+    emit currentIdChanged();
+    if (!m_items.isEmpty())
+        emit dataChanged(index(0), index(int(m_items.size()) - 1), {CurrentRole});
+}
+
+void ConversationListModel::refresh()
+{
+    const QList<Conversation> items = m_store->search(m_search);
+    // Same conversations in the same order: update in place, keeping the
+    // view's scroll position and delegates.
+    bool sameOrder = items.size() == m_items.size();
+    for (qsizetype i = 0; sameOrder && i < items.size(); ++i)
+        sameOrder = items[i].id == m_items[i].id;
+    if (sameOrder) {
+        m_items = items;
+        if (!m_items.isEmpty())
+            emit dataChanged(index(0), index(int(m_items.size()) - 1));
+        return;
+    }
+    beginResetModel();
+    m_items = items;
+    endResetModel();
+    emit countChanged();
+}
+
+void ConversationListModel::rename(qint64 id, const QString& title)
+{
+    const QString t = title.simplified();
+    if (!t.isEmpty())
+        m_store->renameConversation(id, t);
+}
+
+void ConversationListModel::remove(qint64 id)
+{
+    m_store->deleteConversation(id);
+    emit removed(id);
+}
+
+QString ConversationListModel::sectionFor(const QDateTime& when, const QDate& today)
+{
+    const qint64 days = when.date().daysTo(today);
+    if (days <= 0)
+        return tr("Today");
+    if (days == 1)
+        return tr("Yesterday");
+    if (days < 7)
+        return tr("Previous 7 days");
+    if (days < 30)
+        return tr("Previous 30 days");
+    return QLocale().toString(when.date(), QStringLiteral("MMMM yyyy"));
+}
+
+int ConversationListModel::rowCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : int(m_items.size());
+}
+
+QHash<int, QByteArray> ConversationListModel::roleNames() const
+{
+    return {{IdRole, "conversationId"}, {TitleRole, "title"},     {SectionRole, "section"},
+            {UpdatedRole, "updated"},   {SnippetRole, "snippet"}, {CurrentRole, "current"}};
+}
+
+QVariant ConversationListModel::data(const QModelIndex& index, int role) const
+{
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+        return {};
+    const Conversation& c = m_items.at(index.row());
+    switch (role) {
+    case IdRole: return c.id;
+    case Qt::DisplayRole:
+    case TitleRole: return c.title;
+    case SectionRole: return sectionFor(c.updatedAt, QDate::currentDate());
+    case UpdatedRole: return c.updatedAt;
+    case SnippetRole: return c.snippet;
+    case CurrentRole: return c.id == m_currentId;
+    default: return {};
+    }
+}

@@ -1,0 +1,89 @@
+#include "engine/HeaderFacts.h"
+
+#include "gauges/SystemMemory.h"
+#include "gguf/gguf.h"
+#include "gguf/model_info.h"
+#include "util/error.h"
+
+#include <QCoreApplication>
+#include <QFileInfo>
+
+#include <algorithm>
+
+namespace HeaderFacts {
+
+hearth::gguf::ModelInfo readHeader(const QString& path)
+{
+    const QFileInfo fi(path);
+    if (!fi.exists())
+        throw EngineError(QCoreApplication::translate("HeaderFacts", "The file %1 does not exist.").arg(path));
+    if (!fi.isFile())
+        throw EngineError(QCoreApplication::translate("HeaderFacts", "%1 is not a file.").arg(path));
+    try {
+        const hearth::gguf::File file(path.toStdString());
+        hearth::gguf::ModelInfo info = hearth::gguf::summarize(file);
+        if (info.architecture.empty())
+            throw EngineError(QCoreApplication::translate("HeaderFacts",
+                                                          "%1 is a GGUF file but names no model architecture "
+                                                          "(general.architecture is missing).")
+                                  .arg(fi.fileName()));
+        if (info.tensorCount == 0)
+            throw EngineError(QCoreApplication::translate("HeaderFacts", "%1 holds no tensors.").arg(fi.fileName()));
+        return info;
+    } catch (const hearth::Error& e) {
+        throw EngineError(QCoreApplication::translate("HeaderFacts", "%1 is not a valid model: %2")
+                              .arg(fi.fileName(), QString::fromStdString(e.what())));
+    }
+}
+
+int effectiveContext(const hearth::gguf::ModelInfo& info, int requested)
+{
+    const int trained = int(std::min<int64_t>(info.contextLength, 1 << 30));
+    if (requested <= 0)
+        return trained > 0 ? trained : 4096;
+    return trained > 0 ? std::min(requested, trained) : requested;
+}
+
+MemoryFigures memoryFor(const hearth::gguf::ModelInfo& info, int contextSize)
+{
+    const qint64 ctx = effectiveContext(info, contextSize);
+    const qint64 heads = std::max<int64_t>(info.headCount, 1);
+    const qint64 headDim = info.embeddingLength / heads;
+    const qint64 kvWidth = std::max<int64_t>(info.headCountKv, 1) * headDim;
+    MemoryFigures m;
+    m.weightsMapped = qint64(info.tensorBytes);
+    m.weightsResident = qint64(info.tensorBytes);
+    m.kvCache = 2 * qint64(info.blockCount) * ctx * kvWidth * 2;
+    const qint64 batch = 512;
+    const qint64 ffn = std::max<int64_t>(info.feedForwardLength, info.embeddingLength);
+    m.scratch = batch * (4 * info.embeddingLength + 2 * ffn) * 4 + qint64(info.vocabSize) * 4;
+    return m;
+}
+
+FitEstimate estimateFor(const hearth::gguf::ModelInfo& info, int contextSize)
+{
+    FitEstimate e;
+    e.requiredBytes = memoryFor(info, contextSize).total();
+    e.availableBytes = SystemMemory::availableBytes();
+    return e;
+}
+
+ModelFacts factsFrom(const hearth::gguf::ModelInfo& info, int contextSize)
+{
+    ModelFacts f;
+    f.path = QString::fromStdString(info.path);
+    f.name = QString::fromStdString(info.name);
+    if (f.name.isEmpty())
+        f.name = QFileInfo(f.path).completeBaseName();
+    f.architecture = QString::fromStdString(info.architecture);
+    f.quant = QString::fromStdString(info.quantLabel());
+    f.parameters = info.parameters;
+    f.fileSize = qint64(info.fileSize);
+    f.trainedContext = int(std::min<int64_t>(info.contextLength, 1 << 30));
+    f.contextSize = effectiveContext(info, contextSize);
+    f.chatTemplate = info.hasChatTemplate ? QStringLiteral("file") : QStringLiteral("chatml");
+    f.memory = memoryFor(info, contextSize);
+    return f;
+}
+
+} // namespace HeaderFacts

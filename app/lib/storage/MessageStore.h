@@ -1,0 +1,47 @@
+// Messages in the database, with provenance. Every write is one
+// transaction. A streaming reply is stored as it is shown: appendPart()
+// writes each batch before the view shows it, so killing the process loses
+// nothing already on screen; finishMessage() folds the parts into the
+// message. Constructing the store turns replies left streaming by a crash
+// into Interrupted ones, their text kept.
+//
+// GUI thread. Each write is a few small indexed statements whose cost does
+// not grow with the conversation (appendPart inserts only the new text).
+#pragma once
+
+#include "storage/Database.h"
+#include "storage/Records.h"
+
+#include <optional>
+
+class QSqlQuery;
+
+class MessageStore {
+public:
+    // `db` must outlive the store.
+    explicit MessageStore(Database* db);
+
+    QList<ChatMessage> messages(qint64 conversationId);
+    std::optional<ChatMessage> message(qint64 id);
+
+    // Inserts `m` (its id is ignored) and returns the new id.
+    qint64 addMessage(const ChatMessage& m);
+    // Appends streamed text to a Streaming message.
+    void appendPart(qint64 messageId, const QString& text);
+    // Ends a streaming message: its text becomes the parts joined.
+    void finishMessage(qint64 messageId, MessageState state, const GenerationStats& stats, const QString& error = {});
+    // Replaces a message's text (edit before resending).
+    void setText(qint64 messageId, const QString& text);
+    // Deletes `messageId` and every later message of its conversation.
+    void deleteFrom(qint64 messageId);
+    // Fills in the model hash of messages recorded before it was known.
+    void setModelSha256(const QString& modelPath, const QString& sha256);
+
+private:
+    void recoverInterrupted();
+    QString joinedParts(qint64 messageId);
+    static ChatMessage read(const QSqlQuery& q);
+
+    Database* m_db;
+    QHash<qint64, int> m_nextPart; // next part number of each streaming message
+};

@@ -1,0 +1,61 @@
+#include "storage/Migrations.h"
+
+namespace Migrations {
+
+const QList<QStringList>& all()
+{
+    static const QList<QStringList> migrations = {
+        // 1: conversations, messages with provenance, streaming parts.
+        {
+            // AUTOINCREMENT: ids are never reused, so a stale reference to a
+            // deleted message can never hit a new one.
+            QStringLiteral("CREATE TABLE conversations ("
+                           " id INTEGER PRIMARY KEY AUTOINCREMENT,"
+                           " title TEXT NOT NULL,"
+                           " created_at INTEGER NOT NULL," // ms since the epoch, UTC
+                           " updated_at INTEGER NOT NULL)"),
+            QStringLiteral("CREATE TABLE messages ("
+                           " id INTEGER PRIMARY KEY AUTOINCREMENT,"
+                           " conversation_id INTEGER NOT NULL REFERENCES conversations(id) ON DELETE CASCADE,"
+                           " role TEXT NOT NULL CHECK (role IN ('system', 'user', 'assistant')),"
+                           " text TEXT NOT NULL DEFAULT '',"
+                           " state TEXT NOT NULL DEFAULT 'complete',"
+                           " error TEXT NOT NULL DEFAULT '',"
+                           " created_at INTEGER NOT NULL,"
+                           " model_path TEXT, model_name TEXT, model_sha256 TEXT, architecture TEXT, quant TEXT,"
+                           " engine TEXT, context_size INTEGER,"
+                           " sampler TEXT," // JSON: temperature, top_k, top_p, min_p, repeat_penalty, max_tokens
+                           " seed INTEGER,"
+                           " prompt_tokens INTEGER, prompt_ms REAL, ttft_ms REAL,"
+                           " generated_tokens INTEGER, generation_ms REAL, context_used INTEGER,"
+                           " context_shifts INTEGER, stop_reason TEXT)"),
+            QStringLiteral("CREATE INDEX messages_by_conversation ON messages(conversation_id, id)"),
+            // Text of a reply while it streams, appended in small parts so that
+            // a write costs the same at the end of a long reply as at its
+            // start; folded into messages.text when the reply ends.
+            QStringLiteral("CREATE TABLE message_parts ("
+                           " message_id INTEGER NOT NULL REFERENCES messages(id) ON DELETE CASCADE,"
+                           " seq INTEGER NOT NULL,"
+                           " text TEXT NOT NULL,"
+                           " PRIMARY KEY (message_id, seq))"),
+        },
+        // 2: full-text search over message text (FTS5, trigram: substring
+        // search that works for Chinese as well as English).
+        {
+            QStringLiteral("CREATE VIRTUAL TABLE messages_fts USING fts5("
+                           " text, content='messages', content_rowid='id', tokenize='trigram')"),
+            QStringLiteral("CREATE TRIGGER messages_fts_insert AFTER INSERT ON messages BEGIN"
+                           " INSERT INTO messages_fts(rowid, text) VALUES (new.id, new.text); END"),
+            QStringLiteral("CREATE TRIGGER messages_fts_delete AFTER DELETE ON messages BEGIN"
+                           " INSERT INTO messages_fts(messages_fts, rowid, text) VALUES ('delete', old.id, old.text);"
+                           " END"),
+            QStringLiteral("CREATE TRIGGER messages_fts_update AFTER UPDATE OF text ON messages BEGIN"
+                           " INSERT INTO messages_fts(messages_fts, rowid, text) VALUES ('delete', old.id, old.text);"
+                           " INSERT INTO messages_fts(rowid, text) VALUES (new.id, new.text); END"),
+            QStringLiteral("INSERT INTO messages_fts(messages_fts) VALUES ('rebuild')"),
+        },
+    };
+    return migrations;
+}
+
+} // namespace Migrations

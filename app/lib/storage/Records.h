@@ -1,0 +1,53 @@
+// What the database stores: conversations and messages, each assistant
+// message with its provenance (which model file, exactly, and how the reply
+// was produced). Plain data.
+#pragma once
+
+#include "engine/EngineTypes.h"
+
+#include <QDateTime>
+#include <QList>
+#include <QString>
+
+enum class MessageState {
+    Complete,    // finished normally
+    Streaming,   // being generated now (or the app died while it was)
+    Stopped,     // the user stopped it
+    Failed,      // the engine failed; `error` says why
+    Interrupted, // found Streaming at start-up: the app ended mid-reply
+};
+
+QString messageStateName(MessageState state);
+MessageState messageStateFromName(const QString& name);
+
+struct Provenance {
+    QString modelPath;
+    QString modelName;
+    QString modelSha256; // "" until the background hash is known
+    QString architecture;
+    QString quant;
+    QString engine; // "cpu", "fake"
+    int contextSize = 0;
+    SamplerSettings sampler; // seed included
+    GenerationStats stats;   // timings
+    bool isEmpty() const { return modelPath.isEmpty(); }
+};
+
+struct ChatMessage {
+    qint64 id = 0;
+    qint64 conversationId = 0;
+    ChatTurn::Role role = ChatTurn::Role::User;
+    QString text;
+    MessageState state = MessageState::Complete;
+    QString error;
+    QDateTime createdAt;
+    Provenance provenance; // assistant messages
+};
+
+struct Conversation {
+    qint64 id = 0;
+    QString title;
+    QDateTime createdAt;
+    QDateTime updatedAt;
+    QString snippet; // search results: the matching text, with [ ] around the match
+};

@@ -1,0 +1,102 @@
+import QtQuick
+import QtQuick.Controls
+import QtQuick.Layouts
+import Hearth
+
+// The model in use (click to choose another), its loading progress with a
+// cancel button, and the settings button.
+ToolBar {
+    id: root
+
+    required property ModelLoader loader
+
+    signal modelPickerRequested()
+    signal settingsRequested()
+
+    background: Rectangle {
+        color: Theme.surface
+        Rectangle {
+            anchors.bottom: parent.bottom
+            width: parent.width
+            height: 1
+            color: Theme.border
+        }
+    }
+
+    RowLayout {
+        anchors.fill: parent
+        anchors.leftMargin: 12
+        anchors.rightMargin: 8
+        spacing: 8
+
+        ToolButton {
+            objectName: "modelButton"
+            Layout.fillWidth: true
+            Layout.maximumWidth: implicitWidth
+            Accessible.name: qsTr("Choose a model")
+            ToolTip.visible: hovered
+            ToolTip.text: qsTr("Models (Ctrl+M)")
+            onClicked: root.modelPickerRequested()
+
+            contentItem: ColumnLayout {
+                spacing: 0
+
+                Label {
+                    text: root.loader.modelName.length > 0 ? root.loader.modelName : qsTr("No model loaded")
+                    font.bold: true
+                    elide: Text.ElideRight
+                    Layout.fillWidth: true
+                }
+                Label {
+                    visible: text.length > 0
+                    text: root.loader.busy ? qsTr("Loading…") : root.loader.summary
+                    font.pixelSize: 12
+                    color: Theme.mutedText
+                    elide: Text.ElideRight
+                    Layout.fillWidth: true
+                }
+            }
+        }
+
+        Label {
+            visible: root.loader.warning.length > 0
+            text: "⚠"
+            color: Theme.warning
+            ToolTip.visible: warningArea.containsMouse
+            ToolTip.text: root.loader.warning
+            Accessible.name: root.loader.warning
+            MouseArea {
+                id: warningArea
+                anchors.fill: parent
+                hoverEnabled: true
+            }
+        }
+
+        Item {
+            Layout.fillWidth: true
+        }
+
+        Meter {
+            objectName: "loadProgress"
+            visible: root.loader.busy
+            value: root.loader.progress
+            Layout.preferredWidth: 160
+            Accessible.name: qsTr("Loading the model")
+        }
+        Button {
+            objectName: "cancelLoadButton"
+            visible: root.loader.busy
+            text: qsTr("Cancel")
+            Accessible.name: qsTr("Cancel loading")
+            onClicked: root.loader.cancel()
+        }
+        ToolButton {
+            objectName: "settingsButton"
+            text: qsTr("Settings")
+            Accessible.name: qsTr("Settings")
+            ToolTip.visible: hovered
+            ToolTip.text: qsTr("Settings (Ctrl+,)")
+            onClicked: root.settingsRequested()
+        }
+    }
+}

@@ -1,0 +1,168 @@
+import QtQuick
+import QtQuick.Controls
+import QtQuick.Layouts
+import Hearth
+
+// One message: who wrote it, its Markdown blocks (a Repeater over the
+// message's own blocks model, so a streamed token only touches the tail
+// block), and its actions: copy, regenerate, edit and resend. Assistant
+// messages show their provenance (details line, full record in a tooltip).
+Item {
+    id: root
+
+    required property double messageId
+    required property string text
+    required property int author
+    required property MessageBlocksModel blocks
+    required property int state
+    required property bool streaming
+    required property string details
+    required property string provenance
+    required property string error
+    required property bool last
+    required property bool actionsEnabled
+
+    signal copyRequested(double id)
+    signal copyCodeRequested(double id, int fence)
+    signal regenerateRequested()
+    signal editSubmitted(double id, string text)
+
+    property bool editing: false
+    readonly property bool isUser: root.author === MessageListModel.User
+
+    implicitHeight: column.implicitHeight + 16
+    Accessible.role: Accessible.ListItem
+    Accessible.name: root.isUser ? qsTr("Your message") : qsTr("Reply")
+
+    ColumnLayout {
+        id: column
+
+        x: Math.max(16, (parent.width - width) / 2)
+        y: 8
+        width: Math.min(parent.width - 32, 860)
+        spacing: 4
+
+        Label {
+            text: root.isUser ? qsTr("You") : AppInfo.name
+            font.bold: true
+            color: root.isUser ? Theme.text : Theme.accent
+        }
+
+        Rectangle {
+            Layout.fillWidth: true
+            implicitHeight: blocksColumn.implicitHeight + (root.isUser ? 20 : 0)
+            visible: !root.editing
+            radius: Theme.radius
+            color: root.isUser ? Theme.userBubble : "transparent"
+
+            Column {
+                id: blocksColumn
+
+                x: root.isUser ? 12 : 0
+                y: root.isUser ? 10 : 0
+                width: parent.width - 2 * x
+                spacing: 6
+
+                Repeater {
+                    model: root.blocks
+                    delegate: MarkdownBlock {
+                        width: parent ? parent.width : 0
+                        onCopyCodeRequested: fence => root.copyCodeRequested(root.messageId, fence)
+                    }
+                }
+            }
+        }
+
+        // Static on purpose: an animation here would redraw the whole window
+        // at the display rate for the whole reply.
+        Label {
+            objectName: "streamingIndicator"
+            visible: root.streaming
+            text: "▍"
+            color: Theme.accent
+            Accessible.name: qsTr("Writing a reply")
+        }
+
+        Label {
+            Layout.fillWidth: true
+            visible: root.error.length > 0
+            text: root.error
+            color: Theme.danger
+            wrapMode: Text.Wrap
+        }
+
+        EditBox {
+            id: editor
+
+            Layout.fillWidth: true
+            visible: root.editing
+            onSubmitted: text => {
+                root.editing = false
+                root.editSubmitted(root.messageId, text)
+            }
+            onCancelled: root.editing = false
+        }
+
+        RowLayout {
+            Layout.fillWidth: true
+            spacing: 2
+            visible: !root.streaming && !root.editing
+
+            Label {
+                objectName: "detailsLabel"
+                visible: root.details.length > 0
+                text: root.details
+                font.pixelSize: 12
+                color: Theme.mutedText
+                elide: Text.ElideRight
+                Layout.maximumWidth: column.width - actions.implicitWidth - 8
+                ToolTip.visible: detailsArea.containsMouse && root.provenance.length > 0
+                ToolTip.text: root.provenance
+                Accessible.name: root.details
+                Accessible.description: root.provenance
+
+                MouseArea {
+                    id: detailsArea
+                    anchors.fill: parent
+                    hoverEnabled: true
+                }
+            }
+            Item {
+                Layout.fillWidth: true
+            }
+            Row {
+                id: actions
+
+                ToolButton {
+                    objectName: "copyMessageButton"
+                    text: qsTr("Copy")
+                    font.pixelSize: 12
+                    Accessible.name: qsTr("Copy message")
+                    onClicked: root.copyRequested(root.messageId)
+                }
+                ToolButton {
+                    objectName: "regenerateButton"
+                    visible: !root.isUser && root.last
+                    enabled: root.actionsEnabled
+                    text: qsTr("Regenerate")
+                    font.pixelSize: 12
+                    Accessible.name: qsTr("Regenerate reply")
+                    onClicked: root.regenerateRequested()
+                }
+                ToolButton {
+                    objectName: "editButton"
+                    visible: root.isUser
+                    enabled: root.actionsEnabled
+                    text: qsTr("Edit")
+                    font.pixelSize: 12
+                    Accessible.name: qsTr("Edit and resend")
+                    onClicked: {
+                        editor.text = root.text
+                        root.editing = true
+                        editor.focusInput()
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,39 @@
+import QtQuick
+import QtQuick.Controls
+import QtQuick.Layouts
+import Hearth
+
+// A message across the top of a view (an error to read and dismiss).
+Rectangle {
+    id: root
+
+    property string text
+    signal dismissed()
+
+    visible: root.text.length > 0
+    implicitHeight: visible ? row.implicitHeight + 16 : 0
+    color: Qt.rgba(Theme.danger.r, Theme.danger.g, Theme.danger.b, 0.12)
+    Accessible.role: Accessible.AlertMessage
+    Accessible.name: root.text
+
+    RowLayout {
+        id: row
+
+        anchors.fill: parent
+        anchors.margins: 8
+        spacing: 8
+
+        Label {
+            objectName: "bannerText"
+            Layout.fillWidth: true
+            text: root.text
+            wrapMode: Text.Wrap
+            color: Theme.danger
+        }
+        ToolButton {
+            text: "✕"
+            Accessible.name: qsTr("Dismiss")
+            onClicked: root.dismissed()
+        }
+    }
+}

@@ -1,0 +1,33 @@
+// What the Qt Quick tests get from C++: a session of their own (temporary
+// data folder, fake engine, a tiny model and a broken one). One per QML
+// engine, i.e. per test file.
+#pragma once
+
+#include "../app/AppTestSupport.h"
+
+#include <QObject>
+#include <QtQml/qqmlregistration.h>
+
+class TestEnv : public QObject {
+    Q_OBJECT
+    QML_ELEMENT
+    QML_SINGLETON
+    Q_PROPERTY(AppSession* session READ session CONSTANT)
+    Q_PROPERTY(QString modelPath READ modelPath CONSTANT)
+    Q_PROPERTY(QString brokenModelPath READ brokenModelPath CONSTANT)
+
+public:
+    explicit TestEnv(QObject* parent = nullptr);
+
+    AppSession* session() const { return m_test.session.get(); }
+    QString modelPath() const { return m_test.modelPath; }
+    QString brokenModelPath() const { return m_test.brokenPath; }
+
+    // The messages of the open conversation as Markdown, for checks.
+    Q_INVOKABLE QString lastMessageText() const;
+    Q_INVOKABLE QString clipboardText() const;
+
+private:
+    static FakeEngine::Options engineOptions();
+    TestSession m_test;
+};

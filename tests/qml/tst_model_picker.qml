@@ -1,0 +1,118 @@
+import QtQuick
+import QtTest
+import Hearth
+import HearthTest
+
+// The model picker: folder scan with header facts and fit, a broken file
+// shown with its error, loading from the list, a clear message for an
+// invalid file, cancelling a load.
+TestCase {
+    id: testCase
+
+    name: "ModelPicker"
+    when: windowShown
+    visible: true
+    width: 900
+    height: 700
+
+    Component {
+        id: pickerComponent
+
+        ModelPicker {
+            width: 760
+            height: 560
+            library: TestEnv.session.library
+            loader: TestEnv.session.loader
+        }
+    }
+
+    Component {
+        id: headerComponent
+
+        ChatHeader {
+            width: 800
+            loader: TestEnv.session.loader
+        }
+    }
+
+    function init() {
+        tryVerify(() => !TestEnv.session.loader.busy, 5000)
+        TestEnv.session.library.clearError()
+    }
+
+    function entry(list, name) {
+        for (let i = 0; i < list.count; ++i) {
+            const item = list.itemAtIndex(i)
+            if (item && item.name === name)
+                return item
+        }
+        return null
+    }
+
+    function test_1_listsModelsFromTheFolder() {
+        const picker = createTemporaryObject(pickerComponent, testCase)
+        picker.open()
+        const list = findChild(picker, "modelList")
+        tryCompare(list, "count", 2, 5000)
+        tryVerify(() => !TestEnv.session.library.scanning, 5000)
+        let tiny = null
+        tryVerify(() => (tiny = entry(list, "Tiny Test Model")) !== null, 3000, "listed by its general.name")
+        compare(tiny.architecture, "llama")
+        compare(tiny.quant, "F32")
+        compare(tiny.trainedContext, 2048)
+        verify(tiny.fitText.length > 0, "a fit estimate")
+        compare(tiny.error, "")
+        const broken = entry(list, "broken")
+        verify(broken, "the broken file is listed too")
+        verify(broken.error.length > 0, "with why it cannot be used")
+        verify(!findChild(broken, "loadButton").enabled)
+    }
+
+    function test_2_loadFromTheList() {
+        const picker = createTemporaryObject(pickerComponent, testCase)
+        picker.open()
+        const list = findChild(picker, "modelList")
+        tryCompare(list, "count", 2, 5000)
+        tryVerify(() => !TestEnv.session.library.scanning, 5000)
+        let tiny = null
+        tryVerify(() => (tiny = entry(list, "Tiny Test Model")) !== null)
+        mouseClick(findChild(tiny, "loadButton"))
+        verify(TestEnv.session.loader.busy, "loading starts")
+        tryVerify(() => TestEnv.session.loader.loaded, 5000)
+        compare(TestEnv.session.loader.modelName, "Tiny Test Model")
+        tryVerify(() => tiny.loaded)
+    }
+
+    function test_3_invalidFileGetsAClearMessage() {
+        const picker = createTemporaryObject(pickerComponent, testCase)
+        picker.open()
+        TestEnv.session.library.openPath(TestEnv.brokenModelPath)
+        tryVerify(() => TestEnv.session.library.error.length > 0, 5000)
+        const message = TestEnv.session.library.error
+        verify(message.indexOf("broken.gguf") >= 0, message)
+        verify(message.indexOf("not a valid model") >= 0, message)
+        verify(findChild(picker, "bannerText").visible)
+        TestEnv.session.library.openPath(TestEnv.modelPath + ".missing")
+        tryVerify(() => TestEnv.session.library.error.indexOf("not a file") >= 0, 5000)
+    }
+
+    function test_4_cancelLoading() {
+        const header = createTemporaryObject(headerComponent, testCase)
+        TestEnv.session.loader.unload()
+        TestEnv.session.library.load(TestEnv.modelPath)
+        const progress = findChild(header, "loadProgress")
+        tryVerify(() => progress.visible)
+        tryVerify(() => progress.value > 0, 3000, "progress moves")
+        mouseClick(findChild(header, "cancelLoadButton"))
+        tryVerify(() => !TestEnv.session.loader.busy, 3000)
+        verify(!TestEnv.session.loader.loaded)
+        compare(TestEnv.session.loader.error, "", "a cancel is not an error")
+        verify(!progress.visible)
+    }
+
+    function test_5_dropsAcceptOnlyModelFiles() {
+        verify(TestEnv.session.library.acceptsUrl("file://" + TestEnv.modelPath))
+        verify(!TestEnv.session.library.acceptsUrl("file:///tmp/notes.txt"))
+        verify(!TestEnv.session.library.acceptsUrl("https://example.org/model.gguf"))
+    }
+}

@@ -1,0 +1,752 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="en">
+    <context>
+        <name>Banner</name>
+        <message>
+            <source>Dismiss</source>
+            <translation type="unfinished" />
+        </message>
+    </context>
+    <context>
+        <name>ChatController</name>
+        <message>
+            <source>Could not save the conversation: %1</source>
+            <translation type="unfinished" />
+        </message>
+    </context>
+    <context>
+        <name>ChatHeader</name>
+        <message>
+            <source>Choose a model</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Models (Ctrl+M)</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>No model loaded</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Loading…</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Loading the model</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Cancel</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Cancel loading</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Settings</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Settings (Ctrl+,)</source>
+            <translation type="unfinished" />
+        </message>
+    </context>
+    <context>
+        <name>ChatView</name>
+        <message>
+            <source>Welcome to %1</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Messages</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Ask %1 anything. Everything stays on this computer.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Drop a GGUF model file on this window, or choose one, to start chatting.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Choose a model…</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Choose a model</source>
+            <translation type="unfinished" />
+        </message>
+    </context>
+    <context>
+        <name>CodeBlock</name>
+        <message>
+            <source>code</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Copy code</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Code</source>
+            <translation type="unfinished" />
+        </message>
+    </context>
+    <context>
+        <name>Composer</name>
+        <message>
+            <source>Message</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Send</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Send message</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Send a message (Enter sends, Shift+Enter for a new line)</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Load a model to start chatting</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Stop</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Stop the reply</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Stop (Esc)</source>
+            <translation type="unfinished" />
+        </message>
+    </context>
+    <context>
+        <name>ConversationDelegate</name>
+        <message>
+            <source>Conversation title</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Conversation actions</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Rename</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Rename conversation</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Delete</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Delete conversation</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Delete conversation?</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>“%1” and all its messages will be deleted.</source>
+            <translation type="unfinished" />
+        </message>
+    </context>
+    <context>
+        <name>ConversationListModel</name>
+        <message>
+            <source>Today</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Yesterday</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Previous 7 days</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Previous 30 days</source>
+            <translation type="unfinished" />
+        </message>
+    </context>
+    <context>
+        <name>Database</name>
+        <message>
+            <source>Cannot open the database %1: %2</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>The database %1 was written by a newer version of Hearth (schema %2; this one knows %3).</source>
+            <translation type="unfinished" />
+        </message>
+    </context>
+    <context>
+        <name>DropOverlay</name>
+        <message>
+            <source>Drop to open this model</source>
+            <translation type="unfinished" />
+        </message>
+    </context>
+    <context>
+        <name>EditBox</name>
+        <message>
+            <source>Edited message</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Cancel</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Cancel editing</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Send</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Send the edited message</source>
+            <translation type="unfinished" />
+        </message>
+    </context>
+    <context>
+        <name>FakeEngine</name>
+        <message>
+            <source>The model file has no chat template; using the chatml format.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>No model is loaded.</source>
+            <translation type="unfinished" />
+        </message>
+    </context>
+    <context>
+        <name>GaugeBar</name>
+        <message>
+            <source>Performance</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Generation</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Prompt</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>First token</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Context %1 / %2</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Context full: the oldest messages were dropped</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Memory</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Weights</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>KV cache</source>
+            <translation type="unfinished" />
+        </message>
+    </context>
+    <context>
+        <name>Gauges</name>
+        <message>
+            <source>%1 tokens/s</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>–</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>%1 (%2 resident)</source>
+            <translation type="unfinished" />
+        </message>
+    </context>
+    <context>
+        <name>HeaderFacts</name>
+        <message>
+            <source>The file %1 does not exist.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>%1 is not a file.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>%1 is a GGUF file but names no model architecture (general.architecture is missing).</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>%1 holds no tensors.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>%1 is not a valid model: %2</source>
+            <translation type="unfinished" />
+        </message>
+    </context>
+    <context>
+        <name>InferenceWorker</name>
+        <message>
+            <source>Loading was cancelled.</source>
+            <translation type="unfinished" />
+        </message>
+    </context>
+    <context>
+        <name>Main</name>
+        <message>
+            <source>%1 — %2</source>
+            <translation type="unfinished" />
+        </message>
+    </context>
+    <context>
+        <name>MessageDelegate</name>
+        <message>
+            <source>Your message</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Reply</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>You</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Writing a reply</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Copy</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Copy message</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Regenerate</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Regenerate reply</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Edit</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Edit and resend</source>
+            <translation type="unfinished" />
+        </message>
+    </context>
+    <context>
+        <name>MessageListModel</name>
+        <message>
+            <source>%1 tokens/s</source>
+            <translation type="unfinished" />
+        </message>
+        <message numerus="yes">
+            <source>%n token(s)</source>
+            <translation>
+                <numerusform>%n token</numerusform>
+                <numerusform>%n tokens</numerusform>
+            </translation>
+        </message>
+        <message>
+            <source>seed %1</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>stopped</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>interrupted</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>context shifted</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Model: %1 (%2, %3)</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>File: %1</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>SHA-256: %1</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>being computed</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Engine: %1</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Sampler: temperature %1, top-k %2, top-p %3, min-p %4, repeat penalty %5, max tokens %6</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Seed: %1</source>
+            <translation type="unfinished" />
+        </message>
+        <message numerus="yes">
+            <source>Prompt: %n token(s)</source>
+            <translation>
+                <numerusform>Prompt: %n token</numerusform>
+                <numerusform>Prompt: %n tokens</numerusform>
+            </translation>
+        </message>
+        <message>
+            <source>Time to first token: %1</source>
+            <translation type="unfinished" />
+        </message>
+        <message numerus="yes">
+            <source>Generated: %n token(s)</source>
+            <translation>
+                <numerusform>Generated: %n token</numerusform>
+                <numerusform>Generated: %n tokens</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source>Context: %1 of %2 tokens, %n shift(s)</source>
+            <translation>
+                <numerusform>Context: %1 of %2 tokens, %n shift</numerusform>
+                <numerusform>Context: %1 of %2 tokens, %n shifts</numerusform>
+            </translation>
+        </message>
+    </context>
+    <context>
+        <name>ModelDelegate</name>
+        <message>
+            <source>%1 · %2 parameters · %3 · trained context %4 · %5</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Fits: %1</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>May not fit: %1</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Loaded</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Load</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Load %1</source>
+            <translation type="unfinished" />
+        </message>
+    </context>
+    <context>
+        <name>ModelLibrary</name>
+        <message>
+            <source>%1 is not a file.</source>
+            <translation type="unfinished" />
+        </message>
+    </context>
+    <context>
+        <name>ModelListModel</name>
+        <message>
+            <source>needs %1 of %2 available</source>
+            <translation type="unfinished" />
+        </message>
+    </context>
+    <context>
+        <name>ModelLoader</name>
+        <message>
+            <source>%1 · %2 parameters · %3 · context %4</source>
+            <translation type="unfinished" />
+        </message>
+    </context>
+    <context>
+        <name>ModelPicker</name>
+        <message>
+            <source>Models</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Looking for models</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Open file…</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Open a model file</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Add folder…</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Add a models folder</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Close</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Folders:</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Remove folder %1</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>No models found. Open a .gguf file, drop one on the window, or add a folder.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Open a model</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>GGUF models (*.gguf)</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>All files (*)</source>
+            <translation type="unfinished" />
+        </message>
+    </context>
+    <context>
+        <name>SettingRow</name>
+        <message>
+            <source>this model</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Reset</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Reset %1</source>
+            <translation type="unfinished" />
+        </message>
+    </context>
+    <context>
+        <name>SettingsModel</name>
+        <message>
+            <source>No GPU backend is available yet: Hearth runs models on the CPU.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Temperature</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Higher is more varied, lower more focused; 0 always picks the likeliest token.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Top-k</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Sample only from the k likeliest tokens (0 = off).</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Top-p</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Sample from the likeliest tokens that together reach this probability.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Min-p</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Drop tokens less likely than this fraction of the likeliest one.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Repeat penalty</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Discourage repeating recent tokens (1 = off).</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Max tokens</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>The longest reply, in tokens.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Context size</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>How many tokens of the conversation the model sees. Applies on the next load.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>GPU layers</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Layers to run on a GPU.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Threads</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>CPU threads for the model (0 = one per core). Applies on the next load.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Seed</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Random seed; -1 picks a new one for every reply (it is recorded with the reply).</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>System prompt</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Instructions the model reads before the conversation.</source>
+            <translation type="unfinished" />
+        </message>
+    </context>
+    <context>
+        <name>SettingsPanel</name>
+        <message>
+            <source>Settings</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Defaults</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Defaults for every model</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>This model</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>This model (none loaded)</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Settings of the loaded model</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Values set here apply to %1 only; the others follow the defaults.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Defaults apply to every model without its own value.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Reload the model to apply context size and threads</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Appearance</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Follow the system</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Light</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Dark</source>
+            <translation type="unfinished" />
+        </message>
+    </context>
+    <context>
+        <name>Sidebar</name>
+        <message>
+            <source>New chat</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Search conversations</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>No conversations yet</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Start a new conversation (Ctrl+N)</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Conversations</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Nothing found</source>
+            <translation type="unfinished" />
+        </message>
+    </context>
+</TS>
