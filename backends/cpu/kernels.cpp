@@ -24,6 +24,8 @@ KernelTable buildTable(Isa isa)
         registerAvx2LegacyKernels(t);
         registerAvx2KQuantKernels(t);
         registerAvx2AttentionKernels(t);
+        registerAvx2RepackedKernels(t);
+        registerAvx2RepackedKQuantKernels(t);
     }
     if (isa == Isa::Avx512) {
         registerAvx512FloatKernels(t);

@@ -149,6 +149,8 @@ void registerAvx2FloatKernels(KernelTable& table);
 void registerAvx2LegacyKernels(KernelTable& table);
 void registerAvx2KQuantKernels(KernelTable& table);
 void registerAvx2AttentionKernels(KernelTable& table);
+void registerAvx2RepackedKernels(KernelTable& table);
+void registerAvx2RepackedKQuantKernels(KernelTable& table);
 void registerAvx512FloatKernels(KernelTable& table);
 void registerAvx512LegacyKernels(KernelTable& table);
 void registerAvx512KQuantKernels(KernelTable& table);
