@@ -35,6 +35,7 @@ KernelTable buildTable(Isa isa)
         if (f.avx512vnni) {
             registerAvx512VnniLegacyKernels(t);
             registerAvx512VnniKQuantKernels(t);
+            registerAvx512VnniRepackedKernels(t);
         }
     }
     if (isa == Isa::Neon) {

@@ -157,6 +157,7 @@ void registerAvx512KQuantKernels(KernelTable& table);
 void registerAvx512AttentionKernels(KernelTable& table);
 void registerAvx512VnniLegacyKernels(KernelTable& table);
 void registerAvx512VnniKQuantKernels(KernelTable& table);
+void registerAvx512VnniRepackedKernels(KernelTable& table);
 void registerNeonFloatKernels(KernelTable& table);
 void registerNeonLegacyKernels(KernelTable& table, bool dotprod);
 void registerNeonKQuantKernels(KernelTable& table, bool dotprod);
