@@ -108,10 +108,30 @@ void pack32(const uint8_t* a, size_t aStride, int64_t t0, int count, int64_t b, 
     }
 }
 
+// Results of R rows × 16 tokens (acc[r], tokens in lanes) → s[t·sStride + r]
+// for the live rows and tokens: transposed on the stack, so that each
+// token's rows go out as one contiguous store.
+template <int R>
+void storeTile(const __m512* acc, float* s, size_t sStride, int live, int count)
+{
+    static_assert(R == 8, "one ymm of rows per token");
+    alignas(64) float buf[R][kLanes];
+    for (int r = 0; r < R; ++r)
+        _mm512_store_ps(buf[r], acc[r]);
+    const __m256i rowIndex = _mm256_setr_epi32(0, 16, 32, 48, 64, 80, 96, 112);
+    for (int t = 0; t < count; ++t) {
+        const __m256 rows = _mm256_i32gather_ps(&buf[0][t], rowIndex, 4);
+        storeRows(s + sStride * static_cast<size_t>(t), rows, live);
+    }
+}
+
 // R rows × 16 tokens over nb blocks; rows[r] = the row's decoded blocks.
 template <int R>
-void tile32(const Decoded32* const* rows, const Packed32* p, int64_t nb, __m512* acc)
+void tile32(const Decoded32* const* rows, const Packed32* p, int64_t nb, float* s, size_t sStride, int live, int count)
 {
+    __m512 acc[R];
+    for (int r = 0; r < R; ++r)
+        acc[r] = _mm512_setzero_ps();
     for (int64_t b = 0; b < nb; ++b) {
         __m512i sum[R];
         const __m512i init = _mm512_load_si512(p[b].init);
@@ -128,6 +148,7 @@ void tile32(const Decoded32* const* rows, const Packed32* p, int64_t nb, __m512*
             acc[r] = _mm512_fmadd_ps(_mm512_cvtepi32_ps(sum[r]), d, acc[r]);
         }
     }
+    storeTile<R>(acc, s, sStride, live, count);
 }
 
 // ---- super-blocks (Q4_K, Q2_K), GEMM chunks ----
@@ -270,15 +291,6 @@ void tileK(const DecodedK* const* rows, const PackedK* p, int64_t nb, __m512* ac
 
 // ---- drivers ----
 
-// Lanes of v for the live tokens of a block → s[t·sStride].
-void storeTokens(float* s, size_t sStride, __m512 v, int live)
-{
-    alignas(64) float out[kLanes];
-    _mm512_store_ps(out, v);
-    for (int t = 0; t < live; ++t)
-        s[sStride * static_cast<size_t>(t)] = out[t];
-}
-
 constexpr int kRows = 8;  // rows decoded at once (32-element blocks: one tile)
 constexpr int kRowsK = 4; // rows per K-quant tile
 
@@ -344,12 +356,7 @@ void gemm32(int64_t n, float* s, size_t sStride, const void* w, size_t wStride, 
         }
     };
     const auto tile = [&](const Decoded32* const* rp, const Packed32* p, int64_t nb, float* out, int live, int count) {
-        __m512 acc[kRows];
-        for (auto& v : acc)
-            v = _mm512_setzero_ps();
-        tile32<kRows>(rp, p, nb, acc);
-        for (int r = 0; r < live; ++r)
-            storeTokens(out + r, sStride, acc[r], count);
+        tile32<kRows>(rp, p, nb, out, sStride, live, count);
     };
     tokensInLanes<Packed32, Decoded32, kRows>(n / 32, s, sStride, static_cast<const uint8_t*>(w), wStride,
                                               static_cast<const uint8_t*>(a), aStride, rows, tokens, pack32<T>,
@@ -371,14 +378,17 @@ void gemmK(int64_t n, float* s, size_t sStride, const void* w, size_t wStride, c
             F::decode(x[b], out[b]);
     };
     const auto tile = [&](const DecodedK* const* rp, const PackedK* p, int64_t nb, float* out, int live, int count) {
-        for (int r0 = 0; r0 < live; r0 += kRowsK) {
+        __m512 res[2 * kRowsK];
+        for (int r0 = 0; r0 < 2 * kRowsK; r0 += kRowsK) {
             __m512 accD[kRowsK], accM[kRowsK];
             for (int r = 0; r < kRowsK; ++r)
                 accD[r] = accM[r] = _mm512_setzero_ps();
-            tileK<F, kRowsK>(rp + r0, p, nb, accD, accM);
-            for (int r = r0; r < std::min(live, r0 + kRowsK); ++r)
-                storeTokens(out + r, sStride, _mm512_sub_ps(accD[r - r0], accM[r - r0]), count);
+            if (r0 < live)
+                tileK<F, kRowsK>(rp + r0, p, nb, accD, accM);
+            for (int r = 0; r < kRowsK; ++r)
+                res[r0 + r] = _mm512_sub_ps(accD[r], accM[r]);
         }
+        storeTile<2 * kRowsK>(res, out, sStride, live, count);
     };
     tokensInLanes<PackedK, DecodedK, 2 * kRowsK>(n / QK_K, s, sStride, static_cast<const uint8_t*>(w), wStride,
                                                  static_cast<const uint8_t*>(a), aStride, rows, tokens, packK,
