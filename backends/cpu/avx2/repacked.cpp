@@ -8,10 +8,10 @@
 // Integers: Q4_0 enters maddubs unsigned (q + 8) and 8 · Σ a is taken off
 // again; IQ4_NL's table values are signed (|q| <= 127), so they use the
 // sign trick. Pair sums stay below 2^15 either way.
-#include "quant/legacy.h"
 #include "cpu/avx2/repacked_rows.h"
 #include "cpu/kernels.h"
 #include "quant/iq4.h"
+#include "quant/legacy.h"
 
 namespace hearth::cpu {
 
@@ -98,7 +98,8 @@ void group32(int64_t nb, const uint8_t* const* rows, int live, size_t ahead, con
     for (int64_t b = 0; b < nb; ++b) {
         typename T::Pair pairs[4];
         for (int g = 0; g < 4; ++g)
-            pairs[g] = T::decode(reinterpret_cast<const Block*>(rows[g])[b], reinterpret_cast<const Block*>(rows[4 + g])[b]);
+            pairs[g] =
+                T::decode(reinterpret_cast<const Block*>(rows[g])[b], reinterpret_cast<const Block*>(rows[4 + g])[b]);
         if (b % 2 == 0) // 18-byte blocks: every other one touches each line
             prefetchGroup<Block>(rows, b, ahead);
         const __m256 dx = halfPerRow<Block>(rows, b, offsetof(Block, d));

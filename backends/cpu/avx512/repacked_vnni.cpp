@@ -11,11 +11,11 @@
 // the block, packed with the activations; Q4_K's nibbles are unsigned
 // already (scaled per sub-block with an exact 32-bit multiply), and Q2_K's
 // 2-bit quants are multiplied by their 4-bit scale at decode (<= 45).
-#include "quant/legacy.h"
 #include "cpu/avx2/repacked_rows.h"
 #include "cpu/kernels.h"
 #include "quant/iq4.h"
 #include "quant/k_quants.h"
+#include "quant/legacy.h"
 
 #include <mutex>
 #include <vector>
@@ -181,8 +181,9 @@ void packK(const uint8_t* a, size_t aStride, int64_t t0, int count, int64_t b, P
         for (int g = 0; g < QK_K / 4; ++g)
             std::memcpy(&out.q[g][t], y.qs + 4 * g, 4);
         for (int i = 0; i < 8; ++i)
-            out.bsums[i][t] = static_cast<int32_t>(static_cast<uint16_t>(y.bsums[2 * i]) |
-                                                   (static_cast<uint32_t>(static_cast<uint16_t>(y.bsums[2 * i + 1])) << 16));
+            out.bsums[i][t] =
+                static_cast<int32_t>(static_cast<uint16_t>(y.bsums[2 * i]) |
+                                     (static_cast<uint32_t>(static_cast<uint16_t>(y.bsums[2 * i + 1])) << 16));
         out.d[t] = y.d;
     }
 }
@@ -359,8 +360,8 @@ void gemm32(int64_t n, float* s, size_t sStride, const void* w, size_t wStride, 
         tile32<kRows>(rp, p, nb, out, sStride, live, count);
     };
     tokensInLanes<Packed32, Decoded32, kRows>(n / 32, s, sStride, static_cast<const uint8_t*>(w), wStride,
-                                              static_cast<const uint8_t*>(a), aStride, rows, tokens, pack32<T>,
-                                              decode, tile);
+                                              static_cast<const uint8_t*>(a), aStride, rows, tokens, pack32<T>, decode,
+                                              tile);
 }
 
 template <class F, GgmlType kType>
@@ -391,8 +392,8 @@ void gemmK(int64_t n, float* s, size_t sStride, const void* w, size_t wStride, c
         storeTile<2 * kRowsK>(res, out, sStride, live, count);
     };
     tokensInLanes<PackedK, DecodedK, 2 * kRowsK>(n / QK_K, s, sStride, static_cast<const uint8_t*>(w), wStride,
-                                                 static_cast<const uint8_t*>(a), aStride, rows, tokens, packK,
-                                                 decode, tile);
+                                                 static_cast<const uint8_t*>(a), aStride, rows, tokens, packK, decode,
+                                                 tile);
 }
 
 template <class T, GgmlType kType>
