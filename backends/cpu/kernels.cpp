@@ -24,6 +24,8 @@ KernelTable buildTable(Isa isa)
         registerAvx2LegacyKernels(t);
         registerAvx2KQuantKernels(t);
         registerAvx2AttentionKernels(t);
+        registerAvx2RepackedKernels(t);
+        registerAvx2RepackedKQuantKernels(t);
     }
     if (isa == Isa::Avx512) {
         registerAvx512FloatKernels(t);
@@ -33,6 +35,7 @@ KernelTable buildTable(Isa isa)
         if (f.avx512vnni) {
             registerAvx512VnniLegacyKernels(t);
             registerAvx512VnniKQuantKernels(t);
+            registerAvx512VnniRepackedKernels(t);
         }
     }
     if (isa == Isa::Neon) {

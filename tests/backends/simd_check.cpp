@@ -406,6 +406,8 @@ std::vector<Level> levels()
         registerAvx2LegacyKernels(t);
         registerAvx2KQuantKernels(t);
         registerAvx2AttentionKernels(t);
+        registerAvx2RepackedKernels(t);
+        registerAvx2RepackedKQuantKernels(t);
         return t;
     };
     const auto avx512 = [avx2] {
