@@ -43,6 +43,8 @@ KernelTable buildTable(Isa isa)
         registerNeonLegacyKernels(t, f.dotprod);
         registerNeonKQuantKernels(t, f.dotprod);
         registerNeonAttentionKernels(t);
+        registerNeonRepackedKernels(t, f.dotprod);
+        registerNeonRepackedKQuantKernels(t, f.dotprod);
     }
     return t;
 }

@@ -162,6 +162,8 @@ void registerNeonFloatKernels(KernelTable& table);
 void registerNeonLegacyKernels(KernelTable& table, bool dotprod);
 void registerNeonKQuantKernels(KernelTable& table, bool dotprod);
 void registerNeonAttentionKernels(KernelTable& table);
+void registerNeonRepackedKernels(KernelTable& table, bool dotprod);
+void registerNeonRepackedKQuantKernels(KernelTable& table, bool dotprod);
 
 // Whether the CPU backend can multiply with weights of this type.
 bool canMultiply(GgmlType type);

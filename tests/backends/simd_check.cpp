@@ -424,6 +424,8 @@ std::vector<Level> levels()
         registerNeonLegacyKernels(t, dotprod);
         registerNeonKQuantKernels(t, dotprod);
         registerNeonAttentionKernels(t);
+        registerNeonRepackedKernels(t, dotprod);
+        registerNeonRepackedKQuantKernels(t, dotprod);
         return t;
     };
     return {
@@ -442,6 +444,20 @@ const std::vector<GgmlType>& kernelTypes()
                                                 GgmlType::Q2_K, GgmlType::Q3_K,   GgmlType::Q4_K,  GgmlType::Q5_K,
                                                 GgmlType::Q6_K, GgmlType::IQ4_NL, GgmlType::IQ4_XS};
     return types;
+}
+
+std::vector<std::string> inheritedDots(const KernelTable& table, const KernelTable& base)
+{
+    std::vector<std::string> names;
+    for (GgmlType type : kernelTypes()) {
+        const TypeKernels& k = kernelsOf(table, type);
+        const TypeKernels& b = kernelsOf(base, type);
+        for (const Order& order : kOrders) {
+            if (b.*order.dot && k.*order.dot == b.*order.dot)
+                names.push_back(std::string(hearth::typeTraits(type).name) + "." + order.name);
+        }
+    }
+    return names;
 }
 
 std::vector<std::string> checkType(const KernelTable& table, const KernelTable& reference, GgmlType type, uint32_t seed)

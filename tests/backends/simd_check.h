@@ -40,6 +40,12 @@ inline constexpr double kFloatDotTolerance = 1e-5;
 // The weight types every SIMD level covers.
 const std::vector<hearth::GgmlType>& kernelTypes();
 
+// The dot products of `table` (every order, every type of kernelTypes())
+// that are `base`'s own entries, as "TYPE.order": where a level falls back
+// on the scalar kernel (base: the scalar table), or where a variant lacks
+// its own copy of a kernel (neon-dotprod against neon). Empty: none.
+std::vector<std::string> inheritedDots(const hearth::cpu::KernelTable& table, const hearth::cpu::KernelTable& base);
+
 // Every check of one weight type; returns the failures (empty: all passed).
 std::vector<std::string> checkType(const hearth::cpu::KernelTable& table, const hearth::cpu::KernelTable& reference,
                                    hearth::GgmlType type, uint32_t seed);

@@ -87,26 +87,15 @@ private slots:
     // comparisons above really test SIMD code and prompts run on SIMD code).
     void levelsReplaceTheScalarKernels()
     {
-        using Dot = hearth::cpu::VecDotFn hearth::cpu::TypeKernels::*;
-        const std::pair<const char*, Dot> orders[] = {
-            {"vecDot", &hearth::cpu::TypeKernels::vecDot},
-            {"vecDotSgemm", &hearth::cpu::TypeKernels::vecDotSgemm},
-            {"vecDotTiled", &hearth::cpu::TypeKernels::vecDotTiled},
-            {"vecDotRepacked", &hearth::cpu::TypeKernels::vecDotRepacked},
-            {"vecDotRepackedGemm", &hearth::cpu::TypeKernels::vecDotRepackedGemm},
-        };
+        // The NEON levels are checked the same way by simd_check_main
+        // (test_simd_neon_qemu).
         const KernelTable& scalar = kernelTable(Isa::Scalar);
         for (Isa isa : {Isa::Avx2, Isa::Avx512}) {
             if (!isaAvailable(isa))
                 continue;
             QStringList missing;
-            for (GgmlType type : simdcheck::kernelTypes()) {
-                const auto i = static_cast<uint32_t>(type);
-                for (const auto& [name, dot] : orders) {
-                    if (scalar.types[i].*dot && kernelTable(isa).types[i].*dot == scalar.types[i].*dot)
-                        missing << QString::fromLatin1(typeTraits(type).name.data()) + "." + name;
-                }
-            }
+            for (const std::string& entry : simdcheck::inheritedDots(kernelTable(isa), scalar))
+                missing << QString::fromStdString(entry);
             QVERIFY2(missing.isEmpty(),
                      (QByteArray(isaName(isa)) + " lacks " + missing.join(", ").toUtf8()).constData());
         }
