@@ -1,10 +1,11 @@
-// AVX-512 VNNI gemm for the K-quant formats (Q2_K..Q6_K) on batches of 16
-// tokens or more: the tokens are the lanes. Each vpdpbusd multiplies four
-// quants of one weight row (broadcast) with the same four activations of 16
-// tokens, so one instruction does 64 products and a scale multiplies 16
-// tokens' sums at once. Exact like the row tiles (avx512/k_quants.cpp): the
-// integer sums of a super-block are exact, and the float term is the
-// reference's, lane by lane: (d·dy)·isum − (dmin·dy)·summ added in order.
+// AVX-512 VNNI gemm of the tiled order (scalar/tiled.cpp) for the K-quant
+// formats (Q2_K..Q6_K) on batches of 16 tokens or more: the tokens are the
+// lanes. Each vpdpbusd multiplies four quants of one weight row (broadcast)
+// with the same four activations of 16 tokens, so one instruction does 64
+// products and a scale multiplies 16 tokens' sums at once. Exact like the
+// row tiles (avx512/k_quants.cpp): the integer sums s1, s2 of a super-block
+// are exact, and the float steps are the reference's, lane by lane:
+// r = f32(s1)·d(x), r = fma(−dmin(x), f32(s2), r), acc = fma(r, y.d, acc).
 //
 // Signs: vpdpbusd takes u8 × s8: the weights are the unsigned bytes of
 // k_quants_formats.h (Q3_K and Q6_K offset by +4 / +32, whose share,
@@ -190,13 +191,11 @@ void rows16(const Decoded* const* rows, const Packed* packed, int64_t nb, __m512
                 second = _mm512_add_epi32(
                     second, _mm512_madd_epi16(_mm512_load_si512(p.bsums[i]), _mm512_set1_epi32(x.pairs[i])));
             // Formats with an offset: `second` is minus its share.
-            const __m512i exact = kMin ? isum[r] : _mm512_add_epi32(isum[r], second);
-            __m512 t = _mm512_mul_ps(_mm512_mul_ps(_mm512_set1_ps(halfToFloat(x.d)), dy), _mm512_cvtepi32_ps(exact));
-            if constexpr (kMin) {
-                const __m512 dmin = _mm512_mul_ps(_mm512_set1_ps(halfToFloat(x.dmin)), dy);
-                t = _mm512_sub_ps(t, _mm512_mul_ps(dmin, _mm512_cvtepi32_ps(second)));
-            }
-            sum[r] = _mm512_add_ps(sum[r], t);
+            const __m512i s1 = kMin ? isum[r] : _mm512_add_epi32(isum[r], second);
+            __m512 t = _mm512_mul_ps(_mm512_cvtepi32_ps(s1), _mm512_set1_ps(halfToFloat(x.d)));
+            if constexpr (kMin)
+                t = _mm512_fmadd_ps(_mm512_set1_ps(-halfToFloat(x.dmin)), _mm512_cvtepi32_ps(second), t);
+            sum[r] = _mm512_fmadd_ps(t, dy, sum[r]);
         }
     }
 }
@@ -272,8 +271,9 @@ void gemm(int64_t n, float* s, size_t sStride, const void* wv, size_t wStride, c
     }
 }
 
-// The row-tile gemm the table had for each type (AVX-512's), kept for
-// batches under 16 tokens; set once, by the first registration.
+// The row-tile gemm of the tiled order the table had for each type
+// (AVX-512's), kept for batches under 16 tokens; set once, by the first
+// registration.
 template <GgmlType kType>
 GemmFn& rowTiles()
 {
@@ -292,11 +292,11 @@ template <class F, bool kMin, GgmlType kType>
 void set(KernelTable& t, std::once_flag& once)
 {
     TypeKernels& k = t.types[static_cast<uint32_t>(kType)];
-    if (!k.gemm)
+    if (!k.gemmTiled)
         return;
-    const GemmFn previous = k.gemm;
+    const GemmFn previous = k.gemmTiled;
     std::call_once(once, [previous] { rowTiles<kType>() = previous; });
-    k.gemm = gemmEntry<F, kMin, kType>;
+    k.gemmTiled = gemmEntry<F, kMin, kType>;
 }
 
 } // namespace
