@@ -82,8 +82,7 @@ struct VecOrder {
     };
 
     template <class F>
-    static void add(Acc& acc, const typename F::Block& x, const typename F::Prep& p, const BlockQ8_K& y,
-                    __m256i lanes)
+    static void add(Acc& acc, const typename F::Block& x, const typename F::Prep& p, const BlockQ8_K& y, __m256i lanes)
     {
         if constexpr (F::kMins != Mins::None) {
             const __m256 dmin = _mm256_set1_ps(-(y.d * halfToFloat(x.dmin)));
@@ -130,8 +129,7 @@ struct TiledOrder {
     }
 
     template <class F>
-    static void add(Acc& acc, const typename F::Block& x, const typename F::Prep& p, const BlockQ8_K& y,
-                    __m256i lanes)
+    static void add(Acc& acc, const typename F::Block& x, const typename F::Prep& p, const BlockQ8_K& y, __m256i lanes)
     {
         int s2 = 0;
         if constexpr (F::kMins == Mins::Lanes)

@@ -13,8 +13,8 @@
 #include "quant/k_quants.h"
 #include "cpu/avx2/k_quants_orders.h"
 #include "cpu/avx2/simd_avx2.h"
-#include "quant/iq4.h"
 #include "cpu/kernels.h"
+#include "quant/iq4.h"
 
 namespace hearth::cpu {
 
@@ -237,8 +237,7 @@ struct IQ4_XS : Format {
     // Sub-blocks 2k and 2k + 1: each 16 bytes of nibbles, low then high.
     static __m512i quants(const Block& b, const Prep&, int k)
     {
-        const __m512i table =
-            _mm512_broadcast_i32x4(_mm_loadu_si128(reinterpret_cast<const __m128i*>(kValuesIQ4NL)));
+        const __m512i table = _mm512_broadcast_i32x4(_mm_loadu_si128(reinterpret_cast<const __m128i*>(kValuesIQ4NL)));
         const __m256i raw = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(b.qs + 32 * k));
         const __m256i lo = _mm256_and_si256(raw, _mm256_set1_epi8(0x0f));
         const __m256i hi = _mm256_and_si256(_mm256_srli_epi16(raw, 4), _mm256_set1_epi8(0x0f));
