@@ -50,7 +50,7 @@ inline __m256i pairSums(__m256i q, __m256i qa, __m256i y, __m256i corr)
 template <class T, class O, int R, int C>
 void tile(int64_t nb, float* s, size_t sStride, const uint8_t* w, size_t wStride, const uint8_t* a, size_t aStride)
 {
-    typename O::Acc acc[R][C];
+    typename O::Acc acc[R][C] = {};
     const size_t ahead = prefetchDistance(wStride, R);
     for (int64_t b = 0; b < nb; ++b) {
         typename T::Prep prep[R];
@@ -81,10 +81,13 @@ void tile(int64_t nb, float* s, size_t sStride, const uint8_t* w, size_t wStride
                 }
             }
         }
+        const typename T::Block* xs[R];
+        const BlockQ8_K* ys[C];
         for (int r = 0; r < R; ++r)
-            for (int c = 0; c < C; ++c)
-                O::template add<T>(acc[r][c], rowOf<T>(w, wStride, r)[b], prep[r], tokenOf(a, aStride, c)[b],
-                                   lanes[r][c]);
+            xs[r] = &rowOf<T>(w, wStride, r)[b];
+        for (int c = 0; c < C; ++c)
+            ys[c] = &tokenOf(a, aStride, c)[b];
+        O::template addAll<T, R, C>(acc, xs, prep, ys, lanes);
     }
     for (int r = 0; r < R; ++r)
         for (int c = 0; c < C; ++c)

@@ -76,13 +76,18 @@ struct Q3_K : Format {
     struct Prep {
         alignas(32) int16_t sc[16];
     };
+    // Scale j: low 4 bits from nibble j / 8 of byte j % 8, high 2 bits from
+    // bits 2(j / 4) of byte 8 + j % 4; four at a time per 32-bit word.
     static void prepare(const Block& b, Prep& p)
     {
-        for (int j = 0; j < 16; ++j) {
-            const int lo = j < 8 ? b.scales[j] & 0x0f : b.scales[j - 8] >> 4;
-            const int hi = (b.scales[8 + j % 4] >> (2 * (j / 4))) & 3;
-            p.sc[j] = static_cast<int16_t>((lo | (hi << 4)) - 32);
-        }
+        uint32_t u[3];
+        std::memcpy(u, b.scales, 12);
+        const uint32_t m4 = 0x0f0f0f0f, m2 = 0x03030303;
+        const __m128i sc = _mm_set_epi32(static_cast<int>(((u[1] >> 4) & m4) | (((u[2] >> 6) & m2) << 4)),
+                                         static_cast<int>(((u[0] >> 4) & m4) | (((u[2] >> 4) & m2) << 4)),
+                                         static_cast<int>((u[1] & m4) | (((u[2] >> 2) & m2) << 4)),
+                                         static_cast<int>((u[0] & m4) | ((u[2] & m2) << 4)));
+        _mm256_store_si256(reinterpret_cast<__m256i*>(p.sc), _mm256_cvtepi8_epi16(_mm_sub_epi8(sc, _mm_set1_epi8(32))));
     }
     // q + 4 = low bits + 4 · high bit, in 0..7.
     static __m256i quants(const Block& b, const Prep&, int k)

@@ -68,6 +68,14 @@ inline int hsumI32x4(__m128i r)
     return _mm_cvtsi128_si32(r);
 }
 
+// The sums of eight vectors' lanes: lane j = Σ of v[j]'s lanes (exact).
+inline __m256i sumsOf8(const __m256i* v)
+{
+    const __m256i ab = _mm256_hadd_epi32(_mm256_hadd_epi32(v[0], v[1]), _mm256_hadd_epi32(v[2], v[3]));
+    const __m256i cd = _mm256_hadd_epi32(_mm256_hadd_epi32(v[4], v[5]), _mm256_hadd_epi32(v[6], v[7]));
+    return _mm256_add_epi32(_mm256_permute2x128_si256(ab, cd, 0x20), _mm256_permute2x128_si256(ab, cd, 0x31));
+}
+
 template <class F>
 inline float dOf(const typename F::Block& b)
 {
@@ -98,6 +106,15 @@ struct VecOrder {
         acc.lanes = _mm256_fmadd_ps(_mm256_set1_ps(y.d * dOf<F>(x)), _mm256_cvtepi32_ps(lanes), acc.lanes);
     }
 
+    template <class F, int R, int C>
+    static void addAll(Acc (&acc)[R][C], const typename F::Block* const* x, const typename F::Prep* p,
+                       const BlockQ8_K* const* y, const __m256i (&lanes)[R][C])
+    {
+        for (int r = 0; r < R; ++r)
+            for (int c = 0; c < C; ++c)
+                add<F>(acc[r][c], *x[r], p[r], *y[c], lanes[r][c]);
+    }
+
     template <class F>
     static float result(const Acc& acc)
     {
@@ -114,37 +131,68 @@ struct VecOrder {
     }
 };
 
+// Tiled: one exact s1, s2 per output and super-block; the float steps of
+// eight outputs at once (lane i: output i), each lane as the reference
+// does it for one output.
 struct TiledOrder {
-    struct Acc {
-        float v = 0.0f;
-    };
+    using Acc = float;
 
     template <class F>
-    static void step(Acc& acc, const typename F::Block& x, const BlockQ8_K& y, int s1, int s2)
+    static __m256i first(const typename F::Prep& p, const BlockQ8_K& y, __m256i lanes)
     {
-        float r = static_cast<float>(s1) * dOf<F>(x);
-        if constexpr (F::kMins != Mins::None)
-            r = std::fma(-halfToFloat(x.dmin), static_cast<float>(s2), r);
-        acc.v = std::fma(r, y.d, acc.v);
+        if constexpr (F::kBias != 0)
+            return _mm256_sub_epi32(lanes, F::biasLanes(p, y));
+        else
+            return lanes;
     }
 
     template <class F>
-    static void add(Acc& acc, const typename F::Block& x, const typename F::Prep& p, const BlockQ8_K& y, __m256i lanes)
+    static __m256i second(const typename F::Prep& p, const BlockQ8_K& y)
     {
-        int s2 = 0;
         if constexpr (F::kMins == Mins::Lanes)
-            s2 = hsumI32(F::minLanes(p, y));
-        else if constexpr (F::kMins != Mins::None)
-            s2 = hsumI32x4(F::minQuad(p, y));
-        if constexpr (F::kBias != 0)
-            lanes = _mm256_sub_epi32(lanes, F::biasLanes(p, y));
-        step<F>(acc, x, y, hsumI32(lanes), s2);
+            return F::minLanes(p, y);
+        else if constexpr (F::kMins == Mins::None)
+            return _mm256_setzero_si256();
+        else
+            return _mm256_set_m128i(_mm_setzero_si128(), F::minQuad(p, y));
+    }
+
+    // R rows × C tokens of one super-block: x[r], y[c], lanes[r][c].
+    template <class F, int R, int C>
+    static void addAll(Acc (&acc)[R][C], const typename F::Block* const* x, const typename F::Prep* p,
+                       const BlockQ8_K* const* y, const __m256i (&lanes)[R][C])
+    {
+        constexpr int N = R * C;
+        for (int i0 = 0; i0 < N; i0 += 8) {
+            __m256i v1[8], v2[8];
+            alignas(32) float d[8] = {}, dmin[8] = {}, dy[8] = {}, out[8] = {};
+            for (int j = 0; j < 8; ++j) {
+                const int i = i0 + j, r = i / C, c = i % C;
+                if (i >= N) {
+                    v1[j] = v2[j] = _mm256_setzero_si256();
+                    continue;
+                }
+                v1[j] = first<F>(p[r], *y[c], lanes[r][c]);
+                v2[j] = second<F>(p[r], *y[c]);
+                d[j] = dOf<F>(*x[r]);
+                if constexpr (F::kMins != Mins::None)
+                    dmin[j] = -halfToFloat(x[r]->dmin);
+                dy[j] = y[c]->d;
+                out[j] = acc[r][c];
+            }
+            __m256 t = _mm256_mul_ps(_mm256_cvtepi32_ps(sumsOf8(v1)), _mm256_load_ps(d));
+            if constexpr (F::kMins != Mins::None)
+                t = _mm256_fmadd_ps(_mm256_load_ps(dmin), _mm256_cvtepi32_ps(sumsOf8(v2)), t);
+            _mm256_store_ps(out, _mm256_fmadd_ps(t, _mm256_load_ps(dy), _mm256_load_ps(out)));
+            for (int j = 0; j < 8 && i0 + j < N; ++j)
+                acc[(i0 + j) / C][(i0 + j) % C] = out[j];
+        }
     }
 
     template <class F>
     static float result(const Acc& acc)
     {
-        return acc.v;
+        return acc;
     }
 };
 

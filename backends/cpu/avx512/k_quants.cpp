@@ -284,7 +284,7 @@ inline __m512i pairSums(__m512i q, __m512i qa, __m512i y, __m512i corr)
 template <class T, class O, int R, int C>
 void tile(int64_t nb, float* s, size_t sStride, const uint8_t* w, size_t wStride, const uint8_t* a, size_t aStride)
 {
-    typename O::Acc acc[R][C];
+    typename O::Acc acc[R][C] = {};
     const size_t ahead = prefetchDistance(wStride, R);
     for (int64_t b = 0; b < nb; ++b) {
         typename T::Prep prep[R];
@@ -315,10 +315,17 @@ void tile(int64_t nb, float* s, size_t sStride, const uint8_t* w, size_t wStride
                 }
             }
         }
+        const typename T::Block* xs[R];
+        const BlockQ8_K* ys[C];
+        for (int r = 0; r < R; ++r)
+            xs[r] = &blockAt<T>(w, wStride, r, b);
+        for (int c = 0; c < C; ++c)
+            ys[c] = &tokenAt(a, aStride, c, b);
+        __m256i lanes[R][C];
         for (int r = 0; r < R; ++r)
             for (int c = 0; c < C; ++c)
-                O::template add<T>(acc[r][c], blockAt<T>(w, wStride, r, b), prep[r], tokenAt(a, aStride, c, b),
-                                   fold(isum[r][c]));
+                lanes[r][c] = fold(isum[r][c]);
+        O::template addAll<T, R, C>(acc, xs, prep, ys, lanes);
     }
     for (int r = 0; r < R; ++r)
         for (int c = 0; c < C; ++c)
