@@ -1,5 +1,5 @@
 // AVX-512 VNNI gemm of the tiled order (scalar/tiled.cpp) for the K-quant
-// formats (Q2_K..Q6_K) on batches of 16 tokens or more: the tokens are the
+// formats (Q2_K..Q6_K) and IQ4_XS on batches of 16 tokens or more: the tokens are the
 // lanes. Each vpdpbusd multiplies four quants of one weight row (broadcast)
 // with the same four activations of 16 tokens, so one instruction does 64
 // products and a scale multiplies 16 tokens' sums at once. Exact like the
@@ -8,7 +8,7 @@
 // r = f32(s1)·d(x), r = fma(−dmin(x), f32(s2), r), acc = fma(r, y.d, acc).
 //
 // Signs: vpdpbusd takes u8 × s8: the weights are the unsigned bytes of
-// k_quants_formats.h (Q3_K and Q6_K offset by +4 / +32, whose share,
+// k_quants_formats.h (Q3_K, Q6_K and IQ4_XS offset by +4 / +32 / +128, whose share,
 // offset · Σ scale · bsum, comes out with the activations' sub-block sums
 // like the mins do) and the activations keep their signed values. Every
 // format is handled as 16 sub-blocks of 16 (the 32-element ones repeat
@@ -97,6 +97,19 @@ template <>
 struct Adapt<Q5_K> : Adapt<Q4_K> {
 };
 
+// IQ4_XS: signed values, made unsigned as q + 128 (flipping the sign bit).
+template <>
+struct Adapt<IQ4_XS> {
+    static constexpr int kOffset = 128;
+    static void scales(const BlockIQ4_XS& b, const IQ4_XS::Prep& p, Decoded& out, int32_t*)
+    {
+        for (int k = 0; k < 16; ++k)
+            out.sc[k] = p.sc[k / 2];
+        out.d = b.d;
+        out.dmin = 0;
+    }
+};
+
 template <>
 struct Adapt<Q6_K> {
     static constexpr int kOffset = 32;
@@ -128,8 +141,12 @@ void decode(const typename F::Block& b, Decoded& out)
         out.pairs[i] =
             static_cast<int32_t>(static_cast<uint16_t>(lo) | (static_cast<uint32_t>(static_cast<uint16_t>(hi)) << 16));
     }
-    for (int k = 0; k < QK_K / 32; ++k)
-        _mm256_store_si256(reinterpret_cast<__m256i*>(out.q + 32 * k), F::quants(b, p, k));
+    for (int k = 0; k < QK_K / 32; ++k) {
+        __m256i q = F::quants(b, p, k);
+        if constexpr (F::kSigned)
+            q = _mm256_xor_si256(q, _mm256_set1_epi8(static_cast<char>(0x80)));
+        _mm256_store_si256(reinterpret_cast<__m256i*>(out.q + 32 * k), q);
+    }
 }
 
 // Tokens t0..t0+count-1 (count <= 16; the rest of the lanes are zero) of
@@ -303,12 +320,13 @@ void set(KernelTable& t, std::once_flag& once)
 
 void registerAvx512VnniKQuantKernels(KernelTable& t)
 {
-    static std::once_flag once[5];
+    static std::once_flag once[6];
     set<Q2_K, true, GgmlType::Q2_K>(t, once[0]);
     set<Q3_K, false, GgmlType::Q3_K>(t, once[1]);
     set<Q4_K, true, GgmlType::Q4_K>(t, once[2]);
     set<Q5_K, true, GgmlType::Q5_K>(t, once[3]);
     set<Q6_K, false, GgmlType::Q6_K>(t, once[4]);
+    set<IQ4_XS, false, GgmlType::IQ4_XS>(t, once[5]);
 }
 
 #else
