@@ -100,12 +100,12 @@ void dot(int64_t n, float* s, const void* w, const void* a)
     tile<T, O, 1, 1>(n / QK_K, s, 0, static_cast<const uint8_t*>(w), 0, static_cast<const uint8_t*>(a), 0);
 }
 
-// Tiles of 2 rows × 4 tokens for batches, 4 rows for one token.
+// Tiles of 2 rows × 4 tokens for batches.
 template <class T, class O>
 void gemm(int64_t n, float* s, size_t sStride, const void* wv, size_t wStride, const void* av, size_t aStride,
           int64_t rows, int64_t tokens)
 {
-    constexpr int R = 2, C = 4, R1 = 4;
+    constexpr int R = 2, C = 4;
     const int64_t nb = n / QK_K;
     const auto* w = static_cast<const uint8_t*>(wv);
     const auto* a = static_cast<const uint8_t*>(av);
@@ -114,9 +114,9 @@ void gemm(int64_t n, float* s, size_t sStride, const void* wv, size_t wStride, c
            a + aStride * t, aStride);
     };
     int64_t r = 0;
-    if (tokens == 1)
-        for (; r + R1 <= rows; r += R1)
-            run(r, 0, tile<T, O, R1, 1>);
+    if (tokens == 1) // one row at a time: no gain from sharing the activations, only register pressure
+        for (; r < rows; ++r)
+            run(r, 0, tile<T, O, 1, 1>);
     for (; r + R <= rows; r += R) {
         int64_t t = 0;
         for (; t + C <= tokens; t += C)
