@@ -1,18 +1,19 @@
 // AVX2 kernels for the 256-element super-block formats (Q2_K, Q3_K, Q4_K,
-// Q5_K, Q6_K, IQ4_XS) against Q8_K activations.
+// Q5_K, Q6_K, IQ4_XS) against Q8_K activations, in both of the reference's
+// orders: vec_dot (scalar/k_quants.cpp) and tiled (scalar/tiled.cpp).
 //
-// Exact by construction: per super-block the integer sums are computed in
-// 32-element chunks (maddubs, then madd with the sub-block scales) and are
-// exact whatever the lane layout; the float arithmetic that follows is the
-// scalar reference's, term for term (scalar/k_quants.cpp). Signed quants are
-// made unsigned with an offset (Q3_K: q + 4, Q6_K: q + 32) whose share,
-// offset · Σ scale · bsum, is subtracted again in integers.
+// Per super-block the tile forms the eight exact int32 lanes of the
+// reference (maddubs then madd with the sub-block scales: lane l of chunk k
+// holds elements 32k + 4l .. 32k + 4l + 3, as in kq::lanes8); the float
+// steps of the order follow (k_quants_orders.h). Q3_K's quants enter offset
+// by 4 and each pair of products loses the offset's share again
+// (maddubs(4, y), shared by the tile's rows); IQ4_XS's signed values move
+// their sign onto the activations.
 //
 // Tiles of R weight rows × C tokens reuse each decoded chunk for C tokens.
 #include "quant/k_quants.h"
 #include "cpu/avx2/k_quants_formats.h"
 #include "cpu/kernels.h"
-#include "quant/iq4.h"
 
 namespace hearth::cpu {
 
@@ -33,10 +34,23 @@ inline const BlockQ8_K* tokenOf(const uint8_t* a, size_t stride, int c)
     return reinterpret_cast<const BlockQ8_K*>(a + stride * static_cast<size_t>(c));
 }
 
-template <class T, int R, int C>
+// Chunk k's 16-bit pair sums of q·y for one weight row (qa = |q| where
+// kSigned) and one token (corr = maddubs(kOffset, y) where kOffset).
+template <class T>
+inline __m256i pairSums(__m256i q, __m256i qa, __m256i y, __m256i corr)
+{
+    if constexpr (T::kSigned)
+        return _mm256_maddubs_epi16(qa, _mm256_sign_epi8(y, q));
+    else if constexpr (T::kOffset != 0)
+        return _mm256_sub_epi16(_mm256_maddubs_epi16(q, y), corr);
+    else
+        return _mm256_maddubs_epi16(q, y);
+}
+
+template <class T, class O, int R, int C>
 void tile(int64_t nb, float* s, size_t sStride, const uint8_t* w, size_t wStride, const uint8_t* a, size_t aStride)
 {
-    float sum[R][C] = {};
+    typename O::Acc acc[R][C] = {};
     const size_t ahead = prefetchDistance(wStride, R);
     for (int64_t b = 0; b < nb; ++b) {
         typename T::Prep prep[R];
@@ -45,85 +59,49 @@ void tile(int64_t nb, float* s, size_t sStride, const uint8_t* w, size_t wStride
                           sizeof(typename T::Block));
             T::prepare(rowOf<T>(w, wStride, r)[b], prep[r]);
         }
-        __m256i isum[R][C];
+        __m256i lanes[R][C];
         for (int r = 0; r < R; ++r)
             for (int c = 0; c < C; ++c)
-                isum[r][c] = _mm256_setzero_si256();
+                lanes[r][c] = _mm256_setzero_si256();
         for (int k = 0; k < QK_K / 32; ++k) {
-            __m256i q[R], sc[R];
+            __m256i q[R], qa[R], sc[R];
             for (int r = 0; r < R; ++r) {
                 q[r] = T::quants(rowOf<T>(w, wStride, r)[b], prep[r], k);
+                qa[r] = T::kSigned ? _mm256_sign_epi8(q[r], q[r]) : q[r];
                 sc[r] = T::scales(prep[r], k);
             }
             for (int c = 0; c < C; ++c) {
                 const __m256i y = load32(tokenOf(a, aStride, c)[b].qs + 32 * k);
+                const __m256i corr = T::kOffset != 0
+                                         ? _mm256_maddubs_epi16(_mm256_set1_epi8(static_cast<char>(T::kOffset)), y)
+                                         : _mm256_setzero_si256();
                 for (int r = 0; r < R; ++r) {
-                    const __m256i p = _mm256_madd_epi16(_mm256_maddubs_epi16(q[r], y), sc[r]);
-                    isum[r][c] = _mm256_add_epi32(isum[r][c], p);
+                    const __m256i p = _mm256_madd_epi16(pairSums<T>(q[r], qa[r], y, corr), sc[r]);
+                    lanes[r][c] = _mm256_add_epi32(lanes[r][c], p);
                 }
             }
         }
+        const typename T::Block* xs[R];
+        const BlockQ8_K* ys[C];
         for (int r = 0; r < R; ++r)
-            for (int c = 0; c < C; ++c)
-                sum[r][c] +=
-                    T::finish(rowOf<T>(w, wStride, r)[b], prep[r], tokenOf(a, aStride, c)[b], hsumI32(isum[r][c]));
+            xs[r] = &rowOf<T>(w, wStride, r)[b];
+        for (int c = 0; c < C; ++c)
+            ys[c] = &tokenOf(a, aStride, c)[b];
+        O::template addAll<T, R, C>(acc, xs, prep, ys, lanes);
     }
     for (int r = 0; r < R; ++r)
         for (int c = 0; c < C; ++c)
-            s[sStride * static_cast<size_t>(c) + static_cast<size_t>(r)] = sum[r][c];
+            s[sStride * static_cast<size_t>(c) + static_cast<size_t>(r)] = O::template result<T>(acc[r][c]);
 }
 
-// IQ4_XS: the reference adds one float term per sub-block of 32, so the
-// integer sums are taken per sub-block (eight at a time with hadd).
-inline __m256i sumsOf8(const __m256i* v)
+template <class T, class O>
+void dot(int64_t n, float* s, const void* w, const void* a)
 {
-    const __m256i a = _mm256_hadd_epi32(v[0], v[1]);
-    const __m256i b = _mm256_hadd_epi32(v[2], v[3]);
-    const __m256i c = _mm256_hadd_epi32(v[4], v[5]);
-    const __m256i d = _mm256_hadd_epi32(v[6], v[7]);
-    const __m256i ab = _mm256_hadd_epi32(a, b); // 0 1 2 3 | 0 1 2 3 (halves)
-    const __m256i cd = _mm256_hadd_epi32(c, d); // 4 5 6 7 | 4 5 6 7
-    const __m256i lo = _mm256_permute2x128_si256(ab, cd, 0x20);
-    const __m256i hi = _mm256_permute2x128_si256(ab, cd, 0x31);
-    return _mm256_add_epi32(lo, hi);
+    tile<T, O, 1, 1>(n / QK_K, s, 0, static_cast<const uint8_t*>(w), 0, static_cast<const uint8_t*>(a), 0);
 }
 
-// Adds the block's eight sub-block terms to the running sum, one by one
-// as the reference does.
-void iq4xsBlock(const BlockIQ4_XS& x, const BlockQ8_K& y, float& sum)
-{
-    const __m256i table = _mm256_broadcastsi128_si256(_mm_loadu_si128(reinterpret_cast<const __m128i*>(kValuesIQ4NL)));
-    __m256i lanes[8];
-    for (int sb = 0; sb < 8; ++sb) {
-        const __m256i q = _mm256_shuffle_epi8(table, nibbles32(x.qs + 16 * sb));
-        lanes[sb] = dotS8S8(q, load32(y.qs + 32 * sb));
-    }
-    alignas(32) int32_t sumi[8];
-    _mm256_store_si256(reinterpret_cast<__m256i*>(sumi), sumsOf8(lanes));
-    const float d4d8 = halfToFloat(x.d) * y.d;
-    for (int sb = 0; sb < 8; ++sb) {
-        const int ls = ((x.scalesL[sb / 2] >> (4 * (sb % 2))) & 0x0f) | (((x.scalesH >> (2 * sb)) & 3) << 4);
-        sum += d4d8 * static_cast<float>(ls - 32) * static_cast<float>(sumi[sb]);
-    }
-}
-
-void dotIq4xs(int64_t n, float* s, const void* w, const void* a)
-{
-    const auto* x = static_cast<const BlockIQ4_XS*>(w);
-    const auto* y = static_cast<const BlockQ8_K*>(a);
-    float sum = 0.0f;
-    for (int64_t b = 0; b < n / QK_K; ++b)
-        iq4xsBlock(x[b], y[b], sum);
-    *s = sum;
-}
-
-template <class T>
-void vecDot(int64_t n, float* s, const void* w, const void* a)
-{
-    tile<T, 1, 1>(n / QK_K, s, 0, static_cast<const uint8_t*>(w), 0, static_cast<const uint8_t*>(a), 0);
-}
-
-template <class T>
+// Tiles of 2 rows × 4 tokens for batches.
+template <class T, class O>
 void gemm(int64_t n, float* s, size_t sStride, const void* wv, size_t wStride, const void* av, size_t aStride,
           int64_t rows, int64_t tokens)
 {
@@ -136,16 +114,19 @@ void gemm(int64_t n, float* s, size_t sStride, const void* wv, size_t wStride, c
            a + aStride * t, aStride);
     };
     int64_t r = 0;
+    if (tokens == 1) // one row at a time: no gain from sharing the activations, only register pressure
+        for (; r < rows; ++r)
+            run(r, 0, tile<T, O, 1, 1>);
     for (; r + R <= rows; r += R) {
         int64_t t = 0;
         for (; t + C <= tokens; t += C)
-            run(r, t, tile<T, R, C>);
+            run(r, t, tile<T, O, R, C>);
         for (; t < tokens; ++t)
-            run(r, t, tile<T, R, 1>);
+            run(r, t, tile<T, O, R, 1>);
     }
     for (; r < rows; ++r)
         for (int64_t t = 0; t < tokens; ++t)
-            run(r, t, tile<T, 1, 1>);
+            run(r, t, tile<T, O, 1, 1>);
 }
 
 // Activations to Q8_K exactly as the reference (quantizeRowQ8_K): the
@@ -195,14 +176,11 @@ void quantizeQ8_K(const float* x, void* yv, int64_t n)
 template <class T>
 void set(KernelTable& t, GgmlType type)
 {
-    // These kernels sum in the order of the reference before it followed
-    // ggml's vec_dot, tiled and repacked orders (scalar/k_quants.cpp,
-    // tiled.cpp, repack.cpp): until they do again, the reference's entries
-    // stay in the table.
-    (void)t;
-    (void)type;
-    (void)vecDot<T>;
-    (void)gemm<T>;
+    TypeKernels& k = t.types[static_cast<uint32_t>(type)];
+    k.vecDot = dot<T, VecOrder>;
+    k.gemm = gemm<T, VecOrder>;
+    k.vecDotTiled = dot<T, TiledOrder>;
+    k.gemmTiled = gemm<T, TiledOrder>;
 }
 
 } // namespace
@@ -214,7 +192,7 @@ void registerAvx2KQuantKernels(KernelTable& t)
     set<Q4_K>(t, GgmlType::Q4_K);
     set<Q5_K>(t, GgmlType::Q5_K);
     set<Q6_K>(t, GgmlType::Q6_K);
-    (void)dotIq4xs;
+    set<IQ4_XS>(t, GgmlType::IQ4_XS);
     t.types[static_cast<uint32_t>(GgmlType::Q8_K)].fromFloat = quantizeQ8_K;
 }
 

@@ -1,16 +1,20 @@
-// AVX-512 (F/BW/VL/DQ) kernels for the K-quant formats Q2_K..Q6_K, 64
-// elements per zmm. Exact like the AVX2 kernels: the integer sums of a
-// super-block do not depend on the lane layout, and the float part is the
-// scalar reference's term for term (finish()).
+// AVX-512 (F/BW/VL/DQ) kernels for the K-quant formats Q2_K..Q6_K and
+// IQ4_XS, 64 elements per zmm, in both of the reference's orders (vec_dot,
+// tiled) like the AVX2 kernels: the 16 int32 lanes of a super-block are
+// folded exactly into the reference's eight (lane i and i + 8 hold the same
+// positions of two chunks of 32) and the float steps are
+// avx2/k_quants_orders.h's.
 //
 // Per format: prepare() decodes once per super-block and row what all its
-// pieces share (scales as 16-bit lanes, the offset correction, the mins);
-// quants(b, k) gives elements 64k..64k+63 as unsigned bytes; scales(p, k)
-// the 16-bit scale of each pair of products of that piece. Signed quants
-// are offset (Q3_K + 4, Q6_K + 32) and `corr` takes the offset's share out.
+// pieces share (scales as 16-bit lanes, the mins); quants(b, k) gives
+// elements 64k..64k+63 as bytes (unsigned; Q3_K offset by 4, IQ4_XS
+// signed); scales(p, k) the 16-bit scale of each pair of products of that
+// piece.
 #include "quant/k_quants.h"
+#include "cpu/avx2/k_quants_orders.h"
 #include "cpu/avx2/simd_avx2.h"
 #include "cpu/kernels.h"
+#include "quant/iq4.h"
 
 namespace hearth::cpu {
 
@@ -79,18 +83,14 @@ inline void unpackK4(const uint8_t* packed, uint8_t* scales, uint8_t* mins)
     std::memcpy(mins + 4, &mn1, 4);
 }
 
-inline __m256i bsumsOf(const BlockQ8_K& y)
-{
-    return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(y.bsums));
-}
-
 // Formats with 16-element sub-blocks keep 16 int16 scales.
 struct Scales16 {
     __m512i sc; // 16 int16 scales in the low 256 bits
 };
 
-struct Q2_K {
+struct Q2_K : Format {
     using Block = BlockQ2_K;
+    static constexpr Mins kMins = Mins::Lanes;
     struct Prep {
         __m512i sc;   // 16 int16 scales in the low 256 bits
         __m256i mins; // 16 int16 mins
@@ -107,18 +107,12 @@ struct Q2_K {
         return _mm512_and_si512(_mm512_srlv_epi16(raw, shifts(4 * (k % 2), 4 * (k % 2) + 2)), _mm512_set1_epi8(3));
     }
     static __m512i scales(const Prep& p, int k) { return spreadScales(p.sc, kSpread8, k); }
-    // Σ m_j · bsums_j in lanes.
-    static __m256i second(const Prep& p, const BlockQ8_K& y) { return _mm256_madd_epi16(p.mins, bsumsOf(y)); }
-    static float finish(const Block& b, const BlockQ8_K& y, int isum, int summs)
-    {
-        const float dall = y.d * halfToFloat(b.d);
-        const float dmin = y.d * halfToFloat(b.dmin);
-        return dall * static_cast<float>(isum) - dmin * static_cast<float>(summs);
-    }
+    static __m256i minLanes(const Prep& p, const BlockQ8_K& y) { return _mm256_madd_epi16(p.mins, bsumsOf(y)); }
 };
 
-struct Q3_K {
+struct Q3_K : Format {
     using Block = BlockQ3_K;
+    static constexpr int kOffset = 4;
     using Prep = Scales16;
     // Scale j: low 4 bits from nibble j / 8 of byte j % 8, high 2 bits from
     // bits 2(j / 4) of byte 8 + j % 4; four at a time per 32-bit word.
@@ -143,19 +137,11 @@ struct Q3_K {
         return _mm512_mask_add_epi8(low, high, low, _mm512_set1_epi8(4));
     }
     static __m512i scales(const Prep& p, int k) { return spreadScales(p.sc, kSpread8, k); }
-    // Σ scale_j · bsums_j: the share of the offset 4.
-    static __m256i second(const Prep& p, const BlockQ8_K& y)
-    {
-        return _mm256_madd_epi16(_mm512_castsi512_si256(p.sc), bsumsOf(y));
-    }
-    static float finish(const Block& b, const BlockQ8_K& y, int isum, int scaledBsums)
-    {
-        return halfToFloat(b.d) * y.d * static_cast<float>(isum - 4 * scaledBsums);
-    }
 };
 
-struct Q4_K {
+struct Q4_K : Format {
     using Block = BlockQ4_K;
+    static constexpr Mins kMins = Mins::Quad;
     struct Prep {
         __m512i sc;   // 8 int16 scales
         __m256i mins; // 8 mins, each twice (against pairs of bsums)
@@ -179,20 +165,17 @@ struct Q4_K {
     }
     static __m512i quants(const Block& b, const Prep&, int k) { return nibbles(b.qs + 32 * k); }
     static __m512i scales(const Prep& p, int k) { return spreadScales(p.sc, kSpread16, k); }
-    // Σ m_j · (bsums[2j] + bsums[2j+1]) in lanes.
-    static __m256i second(const Prep& p, const BlockQ8_K& y) { return _mm256_madd_epi16(p.mins, bsumsOf(y)); }
-    static float finishK4(uint16_t d, uint16_t dmin, const BlockQ8_K& y, int isum, int summ)
+    // Lane m = Σ_{j = 2m, 2m+1} m_j · (bsums[2j] + bsums[2j+1]).
+    static __m128i minQuad(const Prep& p, const BlockQ8_K& y)
     {
-        return halfToFloat(d) * y.d * static_cast<float>(isum) - halfToFloat(dmin) * y.d * static_cast<float>(summ);
-    }
-    static float finish(const Block& b, const BlockQ8_K& y, int isum, int summ)
-    {
-        return finishK4(b.d, b.dmin, y, isum, summ);
+        const __m256i perMin = _mm256_madd_epi16(p.mins, bsumsOf(y));
+        return _mm_hadd_epi32(_mm256_castsi256_si128(perMin), _mm256_extracti128_si256(perMin, 1));
     }
 };
 
-struct Q5_K {
+struct Q5_K : Format {
     using Block = BlockQ5_K;
+    static constexpr Mins kMins = Mins::Sum;
     using Prep = Q4_K::Prep;
     static void prepare(const Block& b, Prep& p)
     {
@@ -206,15 +189,12 @@ struct Q5_K {
         return _mm512_mask_add_epi8(low, high, low, _mm512_set1_epi8(0x10));
     }
     static __m512i scales(const Prep& p, int k) { return spreadScales(p.sc, kSpread16, k); }
-    static __m256i second(const Prep& p, const BlockQ8_K& y) { return Q4_K::second(p, y); }
-    static float finish(const Block& b, const BlockQ8_K& y, int isum, int summ)
-    {
-        return Q4_K::finishK4(b.d, b.dmin, y, isum, summ);
-    }
+    static __m128i minQuad(const Prep& p, const BlockQ8_K& y) { return Q4_K::minQuad(p, y); }
 };
 
-struct Q6_K {
+struct Q6_K : Format {
     using Block = BlockQ6_K;
+    static constexpr int kBias = 32;
     using Prep = Scales16;
     static void prepare(const Block& b, Prep& p)
     {
@@ -234,43 +214,45 @@ struct Q6_K {
         return _mm512_or_si512(low, _mm512_slli_epi16(high, 4));
     }
     static __m512i scales(const Prep& p, int k) { return spreadScales(p.sc, kSpread8, k); }
-    // Σ scale_j · bsums_j: the share of the offset 32.
-    static __m256i second(const Prep& p, const BlockQ8_K& y)
+    static __m256i biasLanes(const Prep& p, const BlockQ8_K& y)
     {
-        return _mm256_madd_epi16(_mm512_castsi512_si256(p.sc), bsumsOf(y));
+        return _mm256_slli_epi32(_mm256_madd_epi16(_mm512_castsi512_si256(p.sc), bsumsOf(y)), 5);
     }
-    static float finish(const Block& b, const BlockQ8_K& y, int isum, int scaledBsums)
+};
+
+// IQ4_XS: signed non-linear values, one scale per sub-block of 32.
+struct IQ4_XS : Format {
+    using Block = BlockIQ4_XS;
+    static constexpr bool kSigned = true;
+    using Prep = Scales16;
+    static void prepare(const Block& b, Prep& p)
     {
-        return halfToFloat(b.d) * y.d * static_cast<float>(isum - 32 * scaledBsums);
+        alignas(16) int16_t sc[8];
+        for (int sb = 0; sb < 8; ++sb) {
+            const int ls = ((b.scalesL[sb / 2] >> (4 * (sb % 2))) & 0x0f) | (((b.scalesH >> (2 * sb)) & 3) << 4);
+            sc[sb] = static_cast<int16_t>(ls - 32);
+        }
+        p.sc = _mm512_castsi128_si512(_mm_load_si128(reinterpret_cast<const __m128i*>(sc)));
     }
+    // Sub-blocks 2k and 2k + 1: each 16 bytes of nibbles, low then high.
+    static __m512i quants(const Block& b, const Prep&, int k)
+    {
+        const __m512i table = _mm512_broadcast_i32x4(_mm_loadu_si128(reinterpret_cast<const __m128i*>(kValuesIQ4NL)));
+        const __m256i raw = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(b.qs + 32 * k));
+        const __m256i lo = _mm256_and_si256(raw, _mm256_set1_epi8(0x0f));
+        const __m256i hi = _mm256_and_si256(_mm256_srli_epi16(raw, 4), _mm256_set1_epi8(0x0f));
+        // raw: sub-block 2k in bytes 0-15, 2k + 1 in 16-31 → element order
+        const __m256i first = _mm256_permute2x128_si256(lo, hi, 0x20);
+        const __m256i second = _mm256_permute2x128_si256(lo, hi, 0x31);
+        const __m512i idx = _mm512_inserti64x4(_mm512_castsi256_si512(first), second, 1);
+        return _mm512_shuffle_epi8(table, idx);
+    }
+    static __m512i scales(const Prep& p, int k) { return spreadScales(p.sc, kSpread16, k); }
 };
 
 inline __m256i fold(__m512i v)
 {
     return _mm256_add_epi32(_mm512_castsi512_si256(v), _mm512_extracti64x4_epi64(v, 1));
-}
-
-// The lane sums of eight vectors, in order.
-inline __m256i sumsOf8(const __m256i* v)
-{
-    const __m256i ab = _mm256_hadd_epi32(_mm256_hadd_epi32(v[0], v[1]), _mm256_hadd_epi32(v[2], v[3]));
-    const __m256i cd = _mm256_hadd_epi32(_mm256_hadd_epi32(v[4], v[5]), _mm256_hadd_epi32(v[6], v[7]));
-    return _mm256_add_epi32(_mm256_permute2x128_si256(ab, cd, 0x20), _mm256_permute2x128_si256(ab, cd, 0x31));
-}
-
-// Sums of n vectors (n a multiple of 8, or n < 8 with the rest zero).
-template <int N>
-void sumsOf(const __m256i* v, int32_t* out)
-{
-    for (int i = 0; i < N; i += 8) {
-        __m256i group[8];
-        for (int j = 0; j < 8; ++j)
-            group[j] = i + j < N ? v[i + j] : _mm256_setzero_si256();
-        alignas(32) int32_t sums[8];
-        _mm256_store_si256(reinterpret_cast<__m256i*>(sums), sumsOf8(group));
-        for (int j = 0; j < 8 && i + j < N; ++j)
-            out[i + j] = sums[j];
-    }
 }
 
 template <class T>
@@ -284,10 +266,25 @@ inline const BlockQ8_K& tokenAt(const uint8_t* a, size_t stride, int c, int64_t 
     return reinterpret_cast<const BlockQ8_K*>(a + stride * static_cast<size_t>(c))[b];
 }
 
-template <class T, int R, int C>
+// Piece k's 16-bit pair sums of q·y for one weight row (qa = |q| where
+// kSigned) and one token (corr = maddubs(kOffset, y) where kOffset).
+template <class T>
+inline __m512i pairSums(__m512i q, __m512i qa, __m512i y, __m512i corr)
+{
+    if constexpr (T::kSigned) {
+        const __m512i ys = _mm512_mask_sub_epi8(y, _mm512_movepi8_mask(q), _mm512_setzero_si512(), y);
+        return _mm512_maddubs_epi16(qa, ys);
+    } else if constexpr (T::kOffset != 0) {
+        return _mm512_sub_epi16(_mm512_maddubs_epi16(q, y), corr);
+    } else {
+        return _mm512_maddubs_epi16(q, y);
+    }
+}
+
+template <class T, class O, int R, int C>
 void tile(int64_t nb, float* s, size_t sStride, const uint8_t* w, size_t wStride, const uint8_t* a, size_t aStride)
 {
-    float sum[R][C] = {};
+    typename O::Acc acc[R][C] = {};
     const size_t ahead = prefetchDistance(wStride, R);
     for (int64_t b = 0; b < nb; ++b) {
         typename T::Prep prep[R];
@@ -301,46 +298,48 @@ void tile(int64_t nb, float* s, size_t sStride, const uint8_t* w, size_t wStride
             for (int c = 0; c < C; ++c)
                 isum[r][c] = _mm512_setzero_si512();
         for (int k = 0; k < QK_K / 64; ++k) {
-            __m512i q[R], sc[R];
+            __m512i q[R], qa[R], sc[R];
             for (int r = 0; r < R; ++r) {
                 q[r] = T::quants(blockAt<T>(w, wStride, r, b), prep[r], k);
+                qa[r] = T::kSigned ? _mm512_abs_epi8(q[r]) : q[r];
                 sc[r] = T::scales(prep[r], k);
             }
             for (int c = 0; c < C; ++c) {
                 const __m512i y = load64(tokenAt(a, aStride, c, b).qs + 64 * k);
+                const __m512i corr = T::kOffset != 0
+                                         ? _mm512_maddubs_epi16(_mm512_set1_epi8(static_cast<char>(T::kOffset)), y)
+                                         : _mm512_setzero_si512();
                 for (int r = 0; r < R; ++r) {
-                    const __m512i p = _mm512_madd_epi16(_mm512_maddubs_epi16(q[r], y), sc[r]);
+                    const __m512i p = _mm512_madd_epi16(pairSums<T>(q[r], qa[r], y, corr), sc[r]);
                     isum[r][c] = _mm512_add_epi32(isum[r][c], p);
                 }
             }
         }
-        // Both integer sums of every output, reduced together.
-        __m256i lanes[2 * R * C];
+        const typename T::Block* xs[R];
+        const BlockQ8_K* ys[C];
         for (int r = 0; r < R; ++r)
-            for (int c = 0; c < C; ++c) {
-                lanes[r * C + c] = fold(isum[r][c]);
-                lanes[R * C + r * C + c] = T::second(prep[r], tokenAt(a, aStride, c, b));
-            }
-        int32_t sums[2 * R * C];
-        sumsOf<2 * R * C>(lanes, sums);
+            xs[r] = &blockAt<T>(w, wStride, r, b);
+        for (int c = 0; c < C; ++c)
+            ys[c] = &tokenAt(a, aStride, c, b);
+        __m256i lanes[R][C];
         for (int r = 0; r < R; ++r)
             for (int c = 0; c < C; ++c)
-                sum[r][c] += T::finish(blockAt<T>(w, wStride, r, b), tokenAt(a, aStride, c, b), sums[r * C + c],
-                                       sums[R * C + r * C + c]);
+                lanes[r][c] = fold(isum[r][c]);
+        O::template addAll<T, R, C>(acc, xs, prep, ys, lanes);
     }
     for (int r = 0; r < R; ++r)
         for (int c = 0; c < C; ++c)
-            s[sStride * static_cast<size_t>(c) + static_cast<size_t>(r)] = sum[r][c];
+            s[sStride * static_cast<size_t>(c) + static_cast<size_t>(r)] = O::template result<T>(acc[r][c]);
 }
 
-template <class T>
-void vecDot(int64_t n, float* s, const void* w, const void* a)
+template <class T, class O>
+void dot(int64_t n, float* s, const void* w, const void* a)
 {
-    tile<T, 1, 1>(n / QK_K, s, 0, static_cast<const uint8_t*>(w), 0, static_cast<const uint8_t*>(a), 0);
+    tile<T, O, 1, 1>(n / QK_K, s, 0, static_cast<const uint8_t*>(w), 0, static_cast<const uint8_t*>(a), 0);
 }
 
 // Tiles of R rows × C tokens: 4 × 4 for batches, 4 rows for one token.
-template <class T>
+template <class T, class O>
 void gemm(int64_t n, float* s, size_t sStride, const void* wv, size_t wStride, const void* av, size_t aStride,
           int64_t rows, int64_t tokens)
 {
@@ -356,16 +355,16 @@ void gemm(int64_t n, float* s, size_t sStride, const void* wv, size_t wStride, c
     for (; r + R <= rows; r += R) {
         int64_t t = 0;
         for (; t + C <= tokens; t += C)
-            run(r, t, tile<T, R, C>);
+            run(r, t, tile<T, O, R, C>);
         for (; t < tokens; ++t)
-            run(r, t, tile<T, R, 1>);
+            run(r, t, tile<T, O, R, 1>);
     }
     for (; r < rows; ++r) {
         int64_t t = 0;
         for (; t + C <= tokens; t += C)
-            run(r, t, tile<T, 1, C>);
+            run(r, t, tile<T, O, 1, C>);
         for (; t < tokens; ++t)
-            run(r, t, tile<T, 1, 1>);
+            run(r, t, tile<T, O, 1, 1>);
     }
 }
 
@@ -413,14 +412,11 @@ void quantizeQ8_K(const float* x, void* yv, int64_t n)
 template <class T>
 void set(KernelTable& t, GgmlType type)
 {
-    // These kernels sum in the order of the reference before it followed
-    // ggml's vec_dot, tiled and repacked orders (scalar/k_quants.cpp,
-    // tiled.cpp, repack.cpp): until they do again, the reference's entries
-    // stay in the table.
-    (void)t;
-    (void)type;
-    (void)vecDot<T>;
-    (void)gemm<T>;
+    TypeKernels& k = t.types[static_cast<uint32_t>(type)];
+    k.vecDot = dot<T, VecOrder>;
+    k.gemm = gemm<T, VecOrder>;
+    k.vecDotTiled = dot<T, TiledOrder>;
+    k.gemmTiled = gemm<T, TiledOrder>;
 }
 
 } // namespace
@@ -432,6 +428,7 @@ void registerAvx512KQuantKernels(KernelTable& t)
     set<Q4_K>(t, GgmlType::Q4_K);
     set<Q5_K>(t, GgmlType::Q5_K);
     set<Q6_K>(t, GgmlType::Q6_K);
+    set<IQ4_XS>(t, GgmlType::IQ4_XS);
     t.types[static_cast<uint32_t>(GgmlType::Q8_K)].fromFloat = quantizeQ8_K;
 }
 

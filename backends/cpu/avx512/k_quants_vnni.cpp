@@ -1,13 +1,14 @@
-// AVX-512 VNNI gemm for the K-quant formats (Q2_K..Q6_K) on batches of 16
-// tokens or more: the tokens are the lanes. Each vpdpbusd multiplies four
-// quants of one weight row (broadcast) with the same four activations of 16
-// tokens, so one instruction does 64 products and a scale multiplies 16
-// tokens' sums at once. Exact like the row tiles (avx512/k_quants.cpp): the
-// integer sums of a super-block are exact, and the float term is the
-// reference's, lane by lane: (d·dy)·isum − (dmin·dy)·summ added in order.
+// AVX-512 VNNI gemm of the tiled order (scalar/tiled.cpp) for the K-quant
+// formats (Q2_K..Q6_K) and IQ4_XS on batches of 16 tokens or more: the tokens are the
+// lanes. Each vpdpbusd multiplies four quants of one weight row (broadcast)
+// with the same four activations of 16 tokens, so one instruction does 64
+// products and a scale multiplies 16 tokens' sums at once. Exact like the
+// row tiles (avx512/k_quants.cpp): the integer sums s1, s2 of a super-block
+// are exact, and the float steps are the reference's, lane by lane:
+// r = f32(s1)·d(x), r = fma(−dmin(x), f32(s2), r), acc = fma(r, y.d, acc).
 //
 // Signs: vpdpbusd takes u8 × s8: the weights are the unsigned bytes of
-// k_quants_formats.h (Q3_K and Q6_K offset by +4 / +32, whose share,
+// k_quants_formats.h (Q3_K, Q6_K and IQ4_XS offset by +4 / +32 / +128, whose share,
 // offset · Σ scale · bsum, comes out with the activations' sub-block sums
 // like the mins do) and the activations keep their signed values. Every
 // format is handled as 16 sub-blocks of 16 (the 32-element ones repeat
@@ -96,6 +97,19 @@ template <>
 struct Adapt<Q5_K> : Adapt<Q4_K> {
 };
 
+// IQ4_XS: signed values, made unsigned as q + 128 (flipping the sign bit).
+template <>
+struct Adapt<IQ4_XS> {
+    static constexpr int kOffset = 128;
+    static void scales(const BlockIQ4_XS& b, const IQ4_XS::Prep& p, Decoded& out, int32_t*)
+    {
+        for (int k = 0; k < 16; ++k)
+            out.sc[k] = p.sc[k / 2];
+        out.d = b.d;
+        out.dmin = 0;
+    }
+};
+
 template <>
 struct Adapt<Q6_K> {
     static constexpr int kOffset = 32;
@@ -127,8 +141,12 @@ void decode(const typename F::Block& b, Decoded& out)
         out.pairs[i] =
             static_cast<int32_t>(static_cast<uint16_t>(lo) | (static_cast<uint32_t>(static_cast<uint16_t>(hi)) << 16));
     }
-    for (int k = 0; k < QK_K / 32; ++k)
-        _mm256_store_si256(reinterpret_cast<__m256i*>(out.q + 32 * k), F::quants(b, p, k));
+    for (int k = 0; k < QK_K / 32; ++k) {
+        __m256i q = F::quants(b, p, k);
+        if constexpr (F::kSigned)
+            q = _mm256_xor_si256(q, _mm256_set1_epi8(static_cast<char>(0x80)));
+        _mm256_store_si256(reinterpret_cast<__m256i*>(out.q + 32 * k), q);
+    }
 }
 
 // Tokens t0..t0+count-1 (count <= 16; the rest of the lanes are zero) of
@@ -190,13 +208,11 @@ void rows16(const Decoded* const* rows, const Packed* packed, int64_t nb, __m512
                 second = _mm512_add_epi32(
                     second, _mm512_madd_epi16(_mm512_load_si512(p.bsums[i]), _mm512_set1_epi32(x.pairs[i])));
             // Formats with an offset: `second` is minus its share.
-            const __m512i exact = kMin ? isum[r] : _mm512_add_epi32(isum[r], second);
-            __m512 t = _mm512_mul_ps(_mm512_mul_ps(_mm512_set1_ps(halfToFloat(x.d)), dy), _mm512_cvtepi32_ps(exact));
-            if constexpr (kMin) {
-                const __m512 dmin = _mm512_mul_ps(_mm512_set1_ps(halfToFloat(x.dmin)), dy);
-                t = _mm512_sub_ps(t, _mm512_mul_ps(dmin, _mm512_cvtepi32_ps(second)));
-            }
-            sum[r] = _mm512_add_ps(sum[r], t);
+            const __m512i s1 = kMin ? isum[r] : _mm512_add_epi32(isum[r], second);
+            __m512 t = _mm512_mul_ps(_mm512_cvtepi32_ps(s1), _mm512_set1_ps(halfToFloat(x.d)));
+            if constexpr (kMin)
+                t = _mm512_fmadd_ps(_mm512_set1_ps(-halfToFloat(x.dmin)), _mm512_cvtepi32_ps(second), t);
+            sum[r] = _mm512_fmadd_ps(t, dy, sum[r]);
         }
     }
 }
@@ -272,8 +288,9 @@ void gemm(int64_t n, float* s, size_t sStride, const void* wv, size_t wStride, c
     }
 }
 
-// The row-tile gemm the table had for each type (AVX-512's), kept for
-// batches under 16 tokens; set once, by the first registration.
+// The row-tile gemm of the tiled order the table had for each type
+// (AVX-512's), kept for batches under 16 tokens; set once, by the first
+// registration.
 template <GgmlType kType>
 GemmFn& rowTiles()
 {
@@ -292,23 +309,24 @@ template <class F, bool kMin, GgmlType kType>
 void set(KernelTable& t, std::once_flag& once)
 {
     TypeKernels& k = t.types[static_cast<uint32_t>(kType)];
-    if (!k.gemm)
+    if (!k.gemmTiled)
         return;
-    const GemmFn previous = k.gemm;
+    const GemmFn previous = k.gemmTiled;
     std::call_once(once, [previous] { rowTiles<kType>() = previous; });
-    k.gemm = gemmEntry<F, kMin, kType>;
+    k.gemmTiled = gemmEntry<F, kMin, kType>;
 }
 
 } // namespace
 
 void registerAvx512VnniKQuantKernels(KernelTable& t)
 {
-    static std::once_flag once[5];
+    static std::once_flag once[6];
     set<Q2_K, true, GgmlType::Q2_K>(t, once[0]);
     set<Q3_K, false, GgmlType::Q3_K>(t, once[1]);
     set<Q4_K, true, GgmlType::Q4_K>(t, once[2]);
     set<Q5_K, true, GgmlType::Q5_K>(t, once[3]);
     set<Q6_K, false, GgmlType::Q6_K>(t, once[4]);
+    set<IQ4_XS, false, GgmlType::IQ4_XS>(t, once[5]);
 }
 
 #else
