@@ -2,7 +2,7 @@
 // (tests/backends/neon/run.sh): every level this CPU can run, every type,
 // against the scalar reference, and each level's own kernels: a dot
 // product left to the scalar reference (or, in neon-dotprod, to the plain
-// NEON copy) fails unless listed in kPending. Exit status 0 when all pass.
+// NEON copy) fails. Exit status 0 when all pass.
 #include "simd_check.h"
 
 #include "cpu/cpu_features.h"
@@ -13,28 +13,13 @@
 
 namespace {
 
-// Entries the NEON levels do not have yet: the K-quant vec_dot and tiled
-// orders, whose NEON kernels still sum in the reference's old order
-// (neon/k_quants.cpp keeps them unregistered). An entry listed here that a
-// level now has fails too, so the list only shrinks.
-bool pending(const std::string& level, const std::string& entry)
-{
-    static const char* const kPending[] = {
-        "q2_K.vecDot", "q2_K.vecDotTiled", "q3_K.vecDot", "q3_K.vecDotTiled", "q4_K.vecDot",   "q4_K.vecDotTiled",
-        "q5_K.vecDot", "q5_K.vecDotTiled", "q6_K.vecDot", "q6_K.vecDotTiled", "iq4_xs.vecDot", "iq4_xs.vecDotTiled",
-    };
-    return level.rfind("neon", 0) == 0 &&
-           std::find(std::begin(kPending), std::end(kPending), entry) != std::end(kPending);
-}
-
 bool quantized(const std::string& entry)
 {
     const auto type = hearth::parseTypeName(entry.substr(0, entry.find('.')));
     return type && hearth::typeTraits(*type).quantized;
 }
 
-// Fails for each entry of `table` inherited from `base` that is not
-// pending, and for each pending one that is not inherited. `quantizedOnly`:
+// Fails for each entry of `table` inherited from `base`. `quantizedOnly`:
 // only the integer kernels must differ (a dotprod variant has no reason to
 // recompile the float ones).
 int checkOwnKernels(const std::string& level, const hearth::cpu::KernelTable& table,
@@ -43,19 +28,9 @@ int checkOwnKernels(const std::string& level, const hearth::cpu::KernelTable& ta
     const auto inherited = simdcheck::inheritedDots(table, base);
     int failed = 0;
     for (const auto& entry : inherited) {
-        if (!pending(level, entry) && (!quantizedOnly || quantized(entry))) {
+        if (!quantizedOnly || quantized(entry)) {
             std::printf("FAIL %s: %s is %s's kernel\n", level.c_str(), entry.c_str(), baseName);
             ++failed;
-        }
-    }
-    for (hearth::GgmlType type : simdcheck::kernelTypes()) {
-        for (const char* order : {"vecDot", "vecDotTiled"}) {
-            const std::string entry = std::string(hearth::typeTraits(type).name) + "." + order;
-            if (pending(level, entry) && std::find(inherited.begin(), inherited.end(), entry) == inherited.end()) {
-                std::printf("FAIL %s: %s has its own kernel now: drop it from kPending\n", level.c_str(),
-                            entry.c_str());
-                ++failed;
-            }
         }
     }
     std::printf("%s %s/own kernels (vs %s)\n", failed == 0 ? "PASS" : "FAIL", level.c_str(), baseName);
