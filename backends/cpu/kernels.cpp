@@ -9,18 +9,60 @@ namespace {
 
 KernelTable buildTable(Isa isa)
 {
+    if (!isaAvailable(isa))
+        isa = Isa::Scalar;
     KernelTable t{};
     registerScalarFloatKernels(t);
     registerScalarLegacyKernels(t);
     registerScalarKQuantKernels(t);
     registerScalarRepackedKernels(t);
     registerScalarTiledKernels(t);
-    // SIMD levels override entries here (issue 7).
-    (void)isa;
+    registerScalarAttentionKernels(t);
+    const CpuFeatures& f = cpuFeatures();
+    if (isa == Isa::Avx2 || isa == Isa::Avx512) {
+        registerAvx2FloatKernels(t);
+        registerAvx2LegacyKernels(t);
+        registerAvx2KQuantKernels(t);
+        registerAvx2AttentionKernels(t);
+        registerAvx2RepackedKernels(t);
+        registerAvx2RepackedKQuantKernels(t);
+    }
+    if (isa == Isa::Avx512) {
+        registerAvx512FloatKernels(t);
+        registerAvx512LegacyKernels(t);
+        registerAvx512KQuantKernels(t);
+        registerAvx512AttentionKernels(t);
+        if (f.avx512vnni) {
+            registerAvx512VnniLegacyKernels(t);
+            registerAvx512VnniKQuantKernels(t);
+            registerAvx512VnniRepackedKernels(t);
+        }
+    }
+    if (isa == Isa::Neon) {
+        registerNeonFloatKernels(t);
+        registerNeonLegacyKernels(t, f.dotprod);
+        registerNeonKQuantKernels(t, f.dotprod);
+        registerNeonAttentionKernels(t);
+        registerNeonRepackedKernels(t, f.dotprod);
+        registerNeonRepackedKQuantKernels(t, f.dotprod);
+    }
     return t;
 }
 
 } // namespace
+
+bool isaAvailable(Isa isa)
+{
+    const CpuFeatures& f = cpuFeatures();
+    const bool avx2 = f.avx2 && f.fma && f.f16c;
+    switch (isa) {
+    case Isa::Scalar: return true;
+    case Isa::Avx2: return avx2;
+    case Isa::Avx512: return avx2 && f.avx512f && f.avx512bw && f.avx512vl && f.avx512dq;
+    case Isa::Neon: return f.neon;
+    }
+    return false;
+}
 
 const KernelTable& kernelTable(Isa isa)
 {
@@ -34,6 +76,16 @@ const KernelTable& kernelTable(Isa isa)
 const TypeKernels& typeKernels(GgmlType type)
 {
     return kernelTable(activeIsa()).types[static_cast<uint32_t>(type)];
+}
+
+const AttentionKernels& attentionKernels()
+{
+    return kernelTable(activeIsa()).attention;
+}
+
+const ActivationKernels& activationKernels()
+{
+    return kernelTable(activeIsa()).activation;
 }
 
 MatMulOrder matMulOrder(GgmlType weightType, int64_t rows, int64_t tokens, int64_t token)
@@ -62,6 +114,22 @@ VecDotFn matMulDot(GgmlType weightType, int64_t rows, int64_t tokens, int64_t to
     case MatMulOrder::VecDot: break;
     }
     return k.vecDot;
+}
+
+GemmFn matMulGemm(GgmlType weightType, MatMulOrder order)
+{
+    const TypeKernels& k = typeKernels(weightType);
+    switch (order) {
+    case MatMulOrder::RepackedGemm:
+        if (k.vecDotRepackedGemm)
+            return k.gemmRepackedGemm;
+        [[fallthrough]];
+    case MatMulOrder::RepackedGemv: return k.gemmRepacked;
+    case MatMulOrder::Tiled: return k.gemmTiled;
+    case MatMulOrder::Sgemm: return k.gemmSgemm;
+    case MatMulOrder::VecDot: break;
+    }
+    return k.gemm;
 }
 
 bool canMultiply(GgmlType type)

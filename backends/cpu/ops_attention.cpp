@@ -6,7 +6,6 @@
 // new K / V rows into the cache in its type.
 #include "cpu/kernels.h"
 #include "cpu/ops.h"
-#include "cpu/scalar/ggml_order.h"
 #include "util/half.h"
 
 #include <algorithm>
@@ -37,43 +36,14 @@ bool visible(const AttentionParams& p, int64_t cell, int64_t token)
 // llama.cpp multiplies q·k and p·v with ggml_vec_dot_f16 for a single query
 // token (4 accumulators of 16 lanes, 64 values per step) and with tinyBLAS
 // for a batch (one accumulator of 16 lanes); the lane of value i is given
-// here, and the reduction below matches each. Cells and head dimensions are
-// padded by llama.cpp so that every value is in the vector part.
+// here, and the kernels of AttentionKernels (kernels.h) sum in each order.
+// Cells and head dimensions are padded by llama.cpp so that every value is
+// in the vector part.
 struct LaneMap {
     bool batch;
     int lanes() const { return batch ? 16 : 64; }
     int lane(int64_t i) const { return batch ? static_cast<int>(i % 16) : static_cast<int>(i % 64); }
-    // Reduces the lanes to one value (ggml's GGML_F32x16_REDUCE or hsum).
-    float reduce(float* acc) const
-    {
-        if (batch)
-            return order::reduce16(acc);
-        for (int t = 0; t < 16; ++t) {
-            acc[t] += acc[32 + t];
-            acc[16 + t] += acc[48 + t];
-        }
-        for (int t = 0; t < 16; ++t)
-            acc[t] += acc[16 + t];
-        return order::reduce16(acc);
-    }
 };
-
-// q·k over one head of f16 values, in the lane order of `map`; values past
-// the last whole step of 64 (single-token path) are added in double after
-// the reduction, as ggml_vec_dot_f16 does.
-float dotF16(const uint16_t* k, const uint16_t* q, int64_t n, const LaneMap& map, float* acc)
-{
-    const int64_t vec = map.batch ? n : (n & ~int64_t{63});
-    std::fill(acc, acc + map.lanes(), 0.0f);
-    for (int64_t e = 0; e < vec; ++e) {
-        float& a = acc[map.lane(e)];
-        a = std::fma(f16ToF32(k[e]), f16ToF32(q[e]), a);
-    }
-    double sum = map.reduce(acc);
-    for (int64_t e = vec; e < n; ++e)
-        sum += static_cast<double>(f16ToF32(k[e]) * f16ToF32(q[e]));
-    return static_cast<float>(sum);
-}
 
 struct Layout {
     size_t scores, query, acc, vrow, total;
@@ -117,6 +87,7 @@ void runAttention(const Op& op, const ExecContext& ctx)
     const Tensor& vc = op.src[2];
     const TypeKernels& kk = typeKernels(kc.type);
     const TypeKernels& vk = typeKernels(vc.type);
+    const AttentionKernels& ak = attentionKernels();
     const FromFloatFn toPartner = typeKernels(kk.vecDotType).fromFloat;
     const bool kIsF16 = kc.type == GgmlType::F16;
     const bool vIsF16 = vc.type == GgmlType::F16;
@@ -134,7 +105,7 @@ void runAttention(const Op& op, const ExecContext& ctx)
     uint8_t* mine = ctx.work + l.total * static_cast<size_t>(ctx.ith);
     auto* scores = reinterpret_cast<float*>(mine + l.scores);
     void* query = mine + l.query;
-    auto* acc = reinterpret_cast<float*>(mine + l.acc); // [dv][64] lanes
+    auto* acc = reinterpret_cast<float*>(mine + l.acc); // [64 lanes][dv]
     auto* vrow = reinterpret_cast<float*>(mine + l.vrow);
     constexpr float kMasked = -std::numeric_limits<float>::infinity();
 
@@ -154,11 +125,13 @@ void runAttention(const Op& op, const ExecContext& ctx)
             }
             const uint8_t* krow = kc.row(c) + kHeadBytes * static_cast<size_t>(hk);
             float s;
-            if (kIsF16)
-                s = dotF16(reinterpret_cast<const uint16_t*>(krow), static_cast<const uint16_t*>(query), p.headDimK,
-                           qkMap, acc);
-            else
+            if (kIsF16) {
+                const auto* k16 = reinterpret_cast<const uint16_t*>(krow);
+                const auto* q16 = static_cast<const uint16_t*>(query);
+                s = qkMap.batch ? ak.dotF16x16(k16, q16, p.headDimK) : ak.dotF16x64(k16, q16, p.headDimK);
+            } else {
                 kk.vecDot(p.headDimK, &s, krow, query);
+            }
             if (p.softCap > 0.0f)
                 s = std::tanh(s * capInv) * p.softCap;
             s *= p.scale;
@@ -167,39 +140,26 @@ void runAttention(const Op& op, const ExecContext& ctx)
         }
 
         // softmax: ggml's vector exp, sums of 16 cells added in double
-        double sum = 0.0;
-        for (int64_t c0 = 0; c0 < nCells; c0 += 16) {
-            float chunk[16] = {};
-            bool any = false;
-            for (int64_t c = c0; c < std::min(c0 + 16, nCells); ++c) {
-                scores[c] = scores[c] == kMasked ? 0.0f : order::expf(scores[c] - max);
-                chunk[c - c0] = scores[c];
-                any = any || scores[c] != 0.0f;
-            }
-            if (any)
-                sum += static_cast<double>(order::reduce16(chunk));
-        }
+        const double sum = ak.softmaxExp(scores, nCells, max);
         const auto inv = static_cast<float>(1.0 / sum);
 
-        // out = Σ p·v: one lane set per output value, cells in order
+        // out = Σ p·v: one row of lanes per cell's lane, cells in order
         const int lanes = pvMap.lanes();
         std::fill(acc, acc + static_cast<size_t>(lanes) * static_cast<size_t>(p.headDimV), 0.0f);
         for (int64_t c = 0; c < nCells; ++c) {
             if (scores[c] == 0.0f)
                 continue;
             float pc = scores[c] * inv;
-            if (vIsF16)
-                pc = f16Round(pc);
-            vk.toFloat(vc.row(c) + vHeadBytes * static_cast<size_t>(hk), vrow, p.headDimV);
-            const int lane = pvMap.lane(c);
-            for (int64_t d = 0; d < p.headDimV; ++d) {
-                float& a = acc[d * lanes + lane];
-                a = std::fma(vrow[d], pc, a);
+            const uint8_t* vsrc = vc.row(c) + vHeadBytes * static_cast<size_t>(hk);
+            float* row = acc + static_cast<size_t>(pvMap.lane(c)) * static_cast<size_t>(p.headDimV);
+            if (vIsF16) {
+                ak.axpyF16(row, reinterpret_cast<const uint16_t*>(vsrc), f16Round(pc), p.headDimV);
+            } else {
+                vk.toFloat(vsrc, vrow, p.headDimV);
+                ak.axpyF32(row, vrow, pc, p.headDimV);
             }
         }
-        float* out = op.dst.f32Row(t) + h * p.headDimV;
-        for (int64_t d = 0; d < p.headDimV; ++d)
-            out[d] = pvMap.reduce(acc + d * lanes);
+        ak.reduceLanes(acc, lanes, p.headDimV, op.dst.f32Row(t) + h * p.headDimV);
     }
 }
 

@@ -3,7 +3,6 @@
 // ggml's CPU ops so that results match llama.cpp's closely.
 #include "cpu/kernels.h"
 #include "cpu/ops.h"
-#include "cpu/scalar/ggml_order.h"
 #include "util/half.h"
 
 #include <array>
@@ -56,13 +55,6 @@ inline float gelu(float x)
     if (x >= 10.0f)
         return x;
     return f16ToF32(geluTable()[f32ToF16(x)]);
-}
-
-// ggml's SwiGLU runs its vectorized exp on whole groups of 16 and libm's on
-// the rest of a row.
-inline float silu(float x, bool vectorPart)
-{
-    return vectorPart ? order::silu(x) : x / (1.0f + std::exp(-x));
 }
 
 } // namespace
@@ -151,9 +143,9 @@ void runGlu(const Op& op, const ExecContext& ctx)
         const float* y = u.f32Row(i1, i2, i3);
         float* out = op.dst.f32Row(i1, i2, i3);
         if (swiglu) {
-            const int64_t vec = n & ~int64_t{15};
-            for (int64_t i = 0; i < n; ++i)
-                out[i] = silu(x[i], i < vec) * y[i];
+            // ggml's SwiGLU (vectorized exp on whole groups of 16): the
+            // per-ISA kernel.
+            activationKernels().swiglu(x, y, out, n);
         } else {
             for (int64_t i = 0; i < n; ++i)
                 out[i] = gelu(x[i]) * y[i];

@@ -1,0 +1,135 @@
+// Rows-in-lanes building blocks of the AVX2 kernels for llama.cpp's
+// repacked-weight orders (avx2/repacked.cpp, avx2/repacked_k.cpp; the
+// AVX-512 level uses them too). Internal; include only from sources compiled
+// with at least -mavx2 -mfma -mf16c.
+//
+// Why rows in lanes: the repacked orders scale one exact integer per block
+// (or chunk) and weight row with a scalar fused multiply-add per (row,
+// token), so the float work is one lane per row. A group of 8 rows is read
+// in 4 pairs, pair g holding row g in the low 128 bits and row 4 + g in the
+// high ones; the integer partial sums of a pair come out as 4 int32 per row
+// and half, and reduceRows8 turns the 4 pairs into one vector whose lane r
+// is row r's sum.
+#pragma once
+
+#if defined(__x86_64__) || defined(_M_X64)
+
+#include "cpu/avx2/simd_avx2.h"
+
+#include <algorithm>
+
+namespace hearth::cpu::avx2 {
+namespace {
+
+constexpr int kGroupRows = 8;
+// Tokens whose float accumulators live on the stack while a row group
+// passes over its blocks; the decoded blocks of the group serve them all.
+constexpr int kTokenGroup = 64;
+
+// z[g] (g = 0..3): 4 int32 partials of row g (low half) and row 4 + g
+// (high half) → out[j] lane r = partial j of row r (j = 0..3).
+inline void transposeRows8(const __m256i* z, __m256i* out)
+{
+    const __m256i a = _mm256_unpacklo_epi32(z[0], z[1]);
+    const __m256i b = _mm256_unpackhi_epi32(z[0], z[1]);
+    const __m256i c = _mm256_unpacklo_epi32(z[2], z[3]);
+    const __m256i d = _mm256_unpackhi_epi32(z[2], z[3]);
+    out[0] = _mm256_unpacklo_epi64(a, c);
+    out[1] = _mm256_unpackhi_epi64(a, c);
+    out[2] = _mm256_unpacklo_epi64(b, d);
+    out[3] = _mm256_unpackhi_epi64(b, d);
+}
+
+// The same, summed: lane r = Σ of row r's 4 partials (exact integers).
+inline __m256i reduceRows8(const __m256i* z)
+{
+    const __m256i ab = _mm256_add_epi32(_mm256_unpacklo_epi32(z[0], z[1]), _mm256_unpackhi_epi32(z[0], z[1]));
+    const __m256i cd = _mm256_add_epi32(_mm256_unpacklo_epi32(z[2], z[3]), _mm256_unpackhi_epi32(z[2], z[3]));
+    return _mm256_add_epi32(_mm256_unpacklo_epi64(ab, cd), _mm256_unpackhi_epi64(ab, cd));
+}
+
+// Q4_K / Q5_K: the 8 six-bit scales and mins out of their 12 packed bytes
+// (quant/k_quants.h, scaleMinK4).
+inline void scalesMinsK4(const uint8_t* packed, uint8_t* scales, uint8_t* mins)
+{
+    uint32_t u[3];
+    std::memcpy(u, packed, 12);
+    const uint32_t sc0 = u[0] & 0x3f3f3f3f;
+    const uint32_t mn0 = u[1] & 0x3f3f3f3f;
+    const uint32_t sc1 = (u[2] & 0x0f0f0f0f) | (((u[0] >> 6) & 0x03030303) << 4);
+    const uint32_t mn1 = ((u[2] >> 4) & 0x0f0f0f0f) | (((u[1] >> 6) & 0x03030303) << 4);
+    std::memcpy(scales, &sc0, 4);
+    std::memcpy(scales + 4, &sc1, 4);
+    std::memcpy(mins, &mn0, 4);
+    std::memcpy(mins + 4, &mn1, 4);
+}
+
+// 16 bytes of row g (low half) and 16 of row 4 + g (high half).
+inline __m256i loadPair(const uint8_t* lo, const uint8_t* hi)
+{
+    const __m128i l = _mm_loadu_si128(reinterpret_cast<const __m128i*>(lo));
+    return _mm256_inserti128_si256(_mm256_castsi128_si256(l), _mm_loadu_si128(reinterpret_cast<const __m128i*>(hi)), 1);
+}
+
+inline __m256i broadcast16(const void* p)
+{
+    return _mm256_broadcastsi128_si256(_mm_loadu_si128(static_cast<const __m128i*>(p)));
+}
+
+// The f16 at byte `offset` of block b of each of the 8 rows → 8 floats.
+template <class Block>
+inline __m256 halfPerRow(const uint8_t* const* rows, int64_t b, size_t offset)
+{
+    alignas(16) uint16_t h[kGroupRows];
+    for (int r = 0; r < kGroupRows; ++r)
+        std::memcpy(&h[r], rows[r] + sizeof(Block) * static_cast<size_t>(b) + offset, sizeof(uint16_t));
+    return _mm256_cvtph_ps(_mm_load_si128(reinterpret_cast<const __m128i*>(h)));
+}
+
+// Every cache line of block b (Block bytes) of the rows `ahead` bytes on.
+template <class Block>
+inline void prefetchGroup(const uint8_t* const* rows, int64_t b, size_t ahead)
+{
+    for (int r = 0; r < kGroupRows; ++r)
+        prefetchLines(rows[r] + sizeof(Block) * static_cast<size_t>(b) + ahead, sizeof(Block));
+}
+
+// lanes[r] for the rows of the group that exist (`live`) → s[r].
+inline void storeRows(float* s, __m256 lanes, int live)
+{
+    if (live == kGroupRows) {
+        _mm256_storeu_ps(s, lanes);
+        return;
+    }
+    alignas(32) float v[kGroupRows];
+    _mm256_store_ps(v, lanes);
+    std::copy(v, v + live, s);
+}
+
+// The tile driver of the repacked orders: `kernel(rows, live, a, nt, s)`
+// computes a group of 8 weight rows (rows[] past the end repeat the last
+// row; only the first `live` results are stored) against nt <= kTokenGroup
+// tokens, results at s[t·sStride + r].
+template <class Kernel>
+void forRowGroups(int64_t rows, int64_t tokens, const void* wv, size_t wStride, const void* av, size_t aStride,
+                  float* s, size_t sStride, Kernel&& kernel)
+{
+    const auto* w = static_cast<const uint8_t*>(wv);
+    const auto* a = static_cast<const uint8_t*>(av);
+    for (int64_t t0 = 0; t0 < tokens; t0 += kTokenGroup) {
+        const int nt = static_cast<int>(std::min<int64_t>(kTokenGroup, tokens - t0));
+        for (int64_t r0 = 0; r0 < rows; r0 += kGroupRows) {
+            const int live = static_cast<int>(std::min<int64_t>(kGroupRows, rows - r0));
+            const uint8_t* rp[kGroupRows];
+            for (int r = 0; r < kGroupRows; ++r)
+                rp[r] = w + wStride * static_cast<size_t>(r0 + std::min(r, live - 1));
+            kernel(rp, live, a + aStride * static_cast<size_t>(t0), nt,
+                   s + sStride * static_cast<size_t>(t0) + static_cast<size_t>(r0));
+        }
+    }
+}
+
+} // namespace
+} // namespace hearth::cpu::avx2
+
+#endif

@@ -1,0 +1,108 @@
+// Rows-in-lanes building blocks of the NEON kernels for llama.cpp's
+// repacked-weight orders (neon/repacked.cpp, neon/repacked_k.cpp and their
+// dotprod copies). Internal; arm64 only.
+//
+// Why rows in lanes: the repacked orders scale one exact integer per block
+// (or chunk) and weight row with a scalar fused multiply-add per (row,
+// token), so the float work is one lane per row. A group holds 4 rows; the
+// integer partial sums of each row come out as an int32x4, and reduceRows4
+// turns the 4 rows' quads into one quad whose lane r is row r's sum.
+#pragma once
+
+#if defined(__aarch64__) || defined(_M_ARM64)
+
+#include "cpu/neon/simd_neon.h"
+
+#include <algorithm>
+#include <cstddef>
+
+namespace hearth::cpu::neon {
+namespace {
+
+constexpr int kGroupRows = 4;
+// Tokens whose float accumulators live on the stack while a row group
+// passes over its blocks; the decoded blocks of the group serve them all.
+constexpr int kTokenGroup = 64;
+
+// Lane r = Σ of the 4 lanes of z[r] (exact integers).
+inline int32x4_t reduceRows4(const int32x4_t* z)
+{
+    return vpaddq_s32(vpaddq_s32(z[0], z[1]), vpaddq_s32(z[2], z[3]));
+}
+
+// z[r] lane j → out[j] lane r (a 4 × 4 transpose).
+inline void transposeRows4(const int32x4_t* z, int32x4_t* out)
+{
+    const int64x2_t a = vreinterpretq_s64_s32(vzip1q_s32(z[0], z[1]));
+    const int64x2_t b = vreinterpretq_s64_s32(vzip2q_s32(z[0], z[1]));
+    const int64x2_t c = vreinterpretq_s64_s32(vzip1q_s32(z[2], z[3]));
+    const int64x2_t d = vreinterpretq_s64_s32(vzip2q_s32(z[2], z[3]));
+    out[0] = vreinterpretq_s32_s64(vzip1q_s64(a, c));
+    out[1] = vreinterpretq_s32_s64(vzip2q_s64(a, c));
+    out[2] = vreinterpretq_s32_s64(vzip1q_s64(b, d));
+    out[3] = vreinterpretq_s32_s64(vzip2q_s64(b, d));
+}
+
+// Σ over 32 products x·y (two halves of 16) as 4 int32 partials, added to
+// acc. Without dotprod each int16 lane takes two products, which stays
+// exact for |x|, |y| <= 127 (and for |x| <= 63, |y| <= 128).
+inline int32x4_t dot32(int32x4_t acc, int8x16_t x0, int8x16_t x1, int8x16_t y0, int8x16_t y1)
+{
+#if defined(__ARM_FEATURE_DOTPROD)
+    return vdotq_s32(vdotq_s32(acc, x0, y0), x1, y1);
+#else
+    const int16x8_t p = vmlal_high_s8(vmull_s8(vget_low_s8(x0), vget_low_s8(y0)), x0, y0);
+    const int16x8_t q = vmlal_high_s8(vmull_s8(vget_low_s8(x1), vget_low_s8(y1)), x1, y1);
+    return vpadalq_s16(vpadalq_s16(acc, p), q);
+#endif
+}
+
+// The f16 at byte `offset` of block b of each of the 4 rows → 4 floats.
+template <class Block>
+inline float32x4_t halfPerRow(const uint8_t* const* rows, int64_t b, size_t offset)
+{
+    uint16_t h[kGroupRows];
+    for (int r = 0; r < kGroupRows; ++r)
+        std::memcpy(&h[r], rows[r] + sizeof(Block) * static_cast<size_t>(b) + offset, sizeof(uint16_t));
+    return vcvt_f32_f16(vreinterpret_f16_u16(vld1_u16(h)));
+}
+
+// lanes[r] for the rows of the group that exist (`live`) → s[r].
+inline void storeRows(float* s, float32x4_t lanes, int live)
+{
+    if (live == kGroupRows) {
+        vst1q_f32(s, lanes);
+        return;
+    }
+    float v[kGroupRows];
+    vst1q_f32(v, lanes);
+    std::copy(v, v + live, s);
+}
+
+// The tile driver of the repacked orders: `kernel(rows, live, a, nt, s)`
+// computes a group of 4 weight rows (rows[] past the end repeat the last
+// row; only the first `live` results are stored) against nt <= kTokenGroup
+// tokens, results at s[t·sStride + r].
+template <class Kernel>
+void forRowGroups(int64_t rows, int64_t tokens, const void* wv, size_t wStride, const void* av, size_t aStride,
+                  float* s, size_t sStride, Kernel&& kernel)
+{
+    const auto* w = static_cast<const uint8_t*>(wv);
+    const auto* a = static_cast<const uint8_t*>(av);
+    for (int64_t t0 = 0; t0 < tokens; t0 += kTokenGroup) {
+        const int nt = static_cast<int>(std::min<int64_t>(kTokenGroup, tokens - t0));
+        for (int64_t r0 = 0; r0 < rows; r0 += kGroupRows) {
+            const int live = static_cast<int>(std::min<int64_t>(kGroupRows, rows - r0));
+            const uint8_t* rp[kGroupRows];
+            for (int r = 0; r < kGroupRows; ++r)
+                rp[r] = w + wStride * static_cast<size_t>(r0 + std::min(r, live - 1));
+            kernel(rp, live, a + aStride * static_cast<size_t>(t0), nt,
+                   s + sStride * static_cast<size_t>(t0) + static_cast<size_t>(r0));
+        }
+    }
+}
+
+} // namespace
+} // namespace hearth::cpu::neon
+
+#endif
