@@ -42,16 +42,9 @@ inline __m256i pairScales(__m256i table, int k)
     return _mm256_shuffle_epi8(table, _mm256_set1_epi16(static_cast<short>(0x0100 + 0x0202 * k)));
 }
 
-// 8 scales (u8) → both halves of a table for pairScales.
-inline __m256i scaleTable8(const uint8_t* sc)
-{
-    uint64_t packed;
-    std::memcpy(&packed, sc, 8);
-    return _mm256_broadcastsi128_si256(_mm_cvtepu8_epi16(_mm_cvtsi64_si128(static_cast<long long>(packed))));
-}
-
-// q4_K / q5_K: 8 six-bit scales and mins out of the 12 packed bytes.
-inline void unpackK4(const uint8_t* packed, uint8_t* scales, uint8_t* mins)
+// q4_K / q5_K: the 8 six-bit scales and mins of the 12 packed bytes, as the
+// bytes of two 64-bit words (scale / min j in byte j), kept in registers.
+inline void unpackK4(const uint8_t* packed, uint64_t& scales, uint64_t& mins)
 {
     uint32_t u[3];
     std::memcpy(u, packed, 12);
@@ -59,10 +52,14 @@ inline void unpackK4(const uint8_t* packed, uint8_t* scales, uint8_t* mins)
     const uint32_t mn0 = u[1] & 0x3f3f3f3f;
     const uint32_t sc1 = (u[2] & 0x0f0f0f0f) | (((u[0] >> 6) & 0x03030303) << 4);
     const uint32_t mn1 = ((u[2] >> 4) & 0x0f0f0f0f) | (((u[1] >> 6) & 0x03030303) << 4);
-    std::memcpy(scales, &sc0, 4);
-    std::memcpy(scales + 4, &sc1, 4);
-    std::memcpy(mins, &mn0, 4);
-    std::memcpy(mins + 4, &mn1, 4);
+    scales = sc0 | (static_cast<uint64_t>(sc1) << 32);
+    mins = mn0 | (static_cast<uint64_t>(mn1) << 32);
+}
+
+// The 8 bytes of a word as int16.
+inline __m128i widen8(uint64_t bytes)
+{
+    return _mm_cvtepu8_epi16(_mm_cvtsi64_si128(static_cast<long long>(bytes)));
 }
 
 struct Q2_K : Format {
@@ -128,13 +125,18 @@ struct Q4_K : Format {
     static constexpr Mins kMins = Mins::Quad;
     struct Prep {
         uint8_t sc[8], mn[8];
-        __m256i table; // scaleTable8 of sc
+        __m256i table; // the 8 scales as int16, in both halves (pairScales)
+        __m128i mins;  // the 8 mins as int16
     };
     // The 12 packed bytes of scales and mins (Q5_K's are laid out alike).
     static void prepareScales(const uint8_t* packed, Prep& p)
     {
-        unpackK4(packed, p.sc, p.mn);
-        p.table = scaleTable8(p.sc);
+        uint64_t sc, mn;
+        unpackK4(packed, sc, mn);
+        std::memcpy(p.sc, &sc, 8);
+        std::memcpy(p.mn, &mn, 8);
+        p.table = _mm256_broadcastsi128_si256(widen8(sc));
+        p.mins = widen8(mn);
     }
     static void prepare(const Block& b, Prep& p) { prepareScales(b.scales, p); }
     static __m256i quants(const Block& b, const Prep&, int k)
@@ -142,13 +144,7 @@ struct Q4_K : Format {
         return _mm256_and_si256(_mm256_srli_epi16(load32(b.qs + 32 * (k / 2)), 4 * (k % 2)), _mm256_set1_epi8(0x0f));
     }
     static __m256i scales(const Prep& p, int k) { return pairScales(p.table, k); }
-    static __m128i minQuad(const Prep& p, const BlockQ8_K& y)
-    {
-        uint64_t mn;
-        std::memcpy(&mn, p.mn, 8);
-        const __m128i mins = _mm_cvtepu8_epi16(_mm_cvtsi64_si128(static_cast<long long>(mn)));
-        return _mm_madd_epi16(mins, bsums32(y));
-    }
+    static __m128i minQuad(const Prep& p, const BlockQ8_K& y) { return _mm_madd_epi16(p.mins, bsums32(y)); }
 };
 
 struct Q5_K : Format {
@@ -218,11 +214,9 @@ struct IQ4_XS : Format {
     };
     static void prepare(const Block& b, Prep& p)
     {
-        for (int sb = 0; sb < 8; ++sb) {
-            const int ls = ((b.scalesL[sb / 2] >> (4 * (sb % 2))) & 0x0f) | (((b.scalesH >> (2 * sb)) & 3) << 4);
-            p.sc[sb] = static_cast<int16_t>(ls - 32);
-        }
-        p.table = _mm256_broadcastsi128_si256(_mm_load_si128(reinterpret_cast<const __m128i*>(p.sc)));
+        const __m128i sc = iq4xsScales(b);
+        _mm_store_si128(reinterpret_cast<__m128i*>(p.sc), sc);
+        p.table = _mm256_broadcastsi128_si256(sc);
     }
     static __m256i quants(const Block& b, const Prep&, int k)
     {

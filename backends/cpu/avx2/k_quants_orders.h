@@ -24,6 +24,7 @@
 #if defined(__x86_64__) || defined(_M_X64)
 
 #include "cpu/avx2/simd_avx2.h"
+#include "quant/iq4.h"
 #include "quant/k_quants.h"
 
 #include <cmath>
@@ -74,6 +75,25 @@ inline __m256i sumsOf8(const __m256i* v)
     const __m256i ab = _mm256_hadd_epi32(_mm256_hadd_epi32(v[0], v[1]), _mm256_hadd_epi32(v[2], v[3]));
     const __m256i cd = _mm256_hadd_epi32(_mm256_hadd_epi32(v[4], v[5]), _mm256_hadd_epi32(v[6], v[7]));
     return _mm256_add_epi32(_mm256_permute2x128_si256(ab, cd, 0x20), _mm256_permute2x128_si256(ab, cd, 0x31));
+}
+
+// IQ4_XS's eight 6-bit sub-block scales minus 32, as int16, computed in
+// registers (spreading the nibbles and 2-bit fields into bytes), so that
+// no vector load waits on narrow stores.
+inline __m128i iq4xsScales(const BlockIQ4_XS& b)
+{
+    uint32_t low;
+    std::memcpy(&low, b.scalesL, 4);
+    uint64_t lo = low;
+    lo = (lo | (lo << 16)) & 0x0000FFFF0000FFFFULL;
+    lo = (lo | (lo << 8)) & 0x00FF00FF00FF00FFULL;
+    lo = (lo | (lo << 4)) & 0x0F0F0F0F0F0F0F0FULL;
+    uint64_t hi = b.scalesH;
+    hi = (hi | (hi << 24)) & 0x000000FF000000FFULL;
+    hi = (hi | (hi << 12)) & 0x000F000F000F000FULL;
+    hi = (hi | (hi << 6)) & 0x0303030303030303ULL;
+    const __m128i bytes = _mm_cvtsi64_si128(static_cast<long long>(lo | (hi << 4)));
+    return _mm_sub_epi16(_mm_cvtepu8_epi16(bytes), _mm_set1_epi16(32));
 }
 
 template <class F>

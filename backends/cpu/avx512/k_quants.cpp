@@ -68,8 +68,9 @@ inline __m512i spreadScales(__m512i scales16, const SpreadIndex& index, int k)
     return _mm512_permutexvar_epi16(_mm512_load_si512(index.idx[k]), scales16);
 }
 
-// q4_K / q5_K: 8 six-bit scales and mins out of the 12 packed bytes.
-inline void unpackK4(const uint8_t* packed, uint8_t* scales, uint8_t* mins)
+// q4_K / q5_K: the 8 six-bit scales and mins of the 12 packed bytes, as the
+// bytes of two 64-bit words (scale / min j in byte j), kept in registers.
+inline void unpackK4(const uint8_t* packed, uint64_t& scales, uint64_t& mins)
 {
     uint32_t u[3];
     std::memcpy(u, packed, 12);
@@ -77,10 +78,8 @@ inline void unpackK4(const uint8_t* packed, uint8_t* scales, uint8_t* mins)
     const uint32_t mn0 = u[1] & 0x3f3f3f3f;
     const uint32_t sc1 = (u[2] & 0x0f0f0f0f) | (((u[0] >> 6) & 0x03030303) << 4);
     const uint32_t mn1 = ((u[2] >> 4) & 0x0f0f0f0f) | (((u[1] >> 6) & 0x03030303) << 4);
-    std::memcpy(scales, &sc0, 4);
-    std::memcpy(scales + 4, &sc1, 4);
-    std::memcpy(mins, &mn0, 4);
-    std::memcpy(mins + 4, &mn1, 4);
+    scales = sc0 | (static_cast<uint64_t>(sc1) << 32);
+    mins = mn0 | (static_cast<uint64_t>(mn1) << 32);
 }
 
 // Formats with 16-element sub-blocks keep 16 int16 scales.
@@ -146,17 +145,16 @@ struct Q4_K : Format {
         __m512i sc;   // 8 int16 scales
         __m256i mins; // 8 mins, each twice (against pairs of bsums)
     };
-    static void prepare(const Block& b, Prep& p)
+    // The 12 packed bytes of scales and mins (Q5_K's are laid out alike).
+    static void prepareScales(const uint8_t* packed, Prep& p)
     {
-        uint8_t sc[8], mn[8];
-        unpackK4(b.scales, sc, mn);
-        uint64_t packed;
-        std::memcpy(&packed, sc, 8);
-        p.sc = _mm512_castsi128_si512(_mm_cvtepu8_epi16(_mm_cvtsi64_si128(static_cast<long long>(packed))));
-        std::memcpy(&packed, mn, 8);
-        const __m128i m8 = _mm_cvtsi64_si128(static_cast<long long>(packed));
+        uint64_t sc, mn;
+        unpackK4(packed, sc, mn);
+        p.sc = _mm512_castsi128_si512(_mm_cvtepu8_epi16(_mm_cvtsi64_si128(static_cast<long long>(sc))));
+        const __m128i m8 = _mm_cvtsi64_si128(static_cast<long long>(mn));
         p.mins = _mm256_cvtepu8_epi16(_mm_unpacklo_epi8(m8, m8));
     }
+    static void prepare(const Block& b, Prep& p) { prepareScales(b.scales, p); }
     static __m512i nibbles(const uint8_t* q)
     {
         const __m256i raw = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(q));
@@ -177,11 +175,7 @@ struct Q5_K : Format {
     using Block = BlockQ5_K;
     static constexpr Mins kMins = Mins::Sum;
     using Prep = Q4_K::Prep;
-    static void prepare(const Block& b, Prep& p)
-    {
-        // The scale layout is q4_K's.
-        Q4_K::prepare(reinterpret_cast<const BlockQ4_K&>(b), p);
-    }
+    static void prepare(const Block& b, Prep& p) { Q4_K::prepareScales(b.scales, p); }
     static __m512i quants(const Block& b, const Prep&, int k)
     {
         const __m512i low = Q4_K::nibbles(b.qs + 32 * k);
@@ -225,15 +219,7 @@ struct IQ4_XS : Format {
     using Block = BlockIQ4_XS;
     static constexpr bool kSigned = true;
     using Prep = Scales16;
-    static void prepare(const Block& b, Prep& p)
-    {
-        alignas(16) int16_t sc[8];
-        for (int sb = 0; sb < 8; ++sb) {
-            const int ls = ((b.scalesL[sb / 2] >> (4 * (sb % 2))) & 0x0f) | (((b.scalesH >> (2 * sb)) & 3) << 4);
-            sc[sb] = static_cast<int16_t>(ls - 32);
-        }
-        p.sc = _mm512_castsi128_si512(_mm_load_si128(reinterpret_cast<const __m128i*>(sc)));
-    }
+    static void prepare(const Block& b, Prep& p) { p.sc = _mm512_castsi128_si512(iq4xsScales(b)); }
     // Sub-blocks 2k and 2k + 1: each 16 bytes of nibbles, low then high.
     static __m512i quants(const Block& b, const Prep&, int k)
     {
@@ -338,12 +324,13 @@ void dot(int64_t n, float* s, const void* w, const void* a)
     tile<T, O, 1, 1>(n / QK_K, s, 0, static_cast<const uint8_t*>(w), 0, static_cast<const uint8_t*>(a), 0);
 }
 
-// Tiles of R rows × C tokens: 4 × 4 for batches, 4 rows for one token.
+// Tiles of R rows × C tokens: 4 × 4 for batches, 2 rows for one token (4
+// rows spill Q4_K / Q5_K's decoding).
 template <class T, class O>
 void gemm(int64_t n, float* s, size_t sStride, const void* wv, size_t wStride, const void* av, size_t aStride,
           int64_t rows, int64_t tokens)
 {
-    constexpr int R = 4, C = 4;
+    constexpr int R = 4, C = 4, R1 = 2;
     const int64_t nb = n / QK_K;
     const auto* w = static_cast<const uint8_t*>(wv);
     const auto* a = static_cast<const uint8_t*>(av);
@@ -352,6 +339,9 @@ void gemm(int64_t n, float* s, size_t sStride, const void* wv, size_t wStride, c
            a + aStride * t, aStride);
     };
     int64_t r = 0;
+    if (tokens == 1)
+        for (; r + R1 <= rows; r += R1)
+            run(r, 0, tile<T, O, R1, 1>);
     for (; r + R <= rows; r += R) {
         int64_t t = 0;
         for (; t + C <= tokens; t += C)
