@@ -188,13 +188,14 @@ Scratch& scratch()
     return s;
 }
 
-constexpr int kRowBlock = 16; // rows decoded at once and reused for every token block
-constexpr int kRowTile = 2;   // rows per pass: 16 accumulators
+constexpr int kRowBlock = 12; // rows decoded at once and reused for every token block (both tiles divide it)
 
 template <class T>
 void gemm16(int64_t n, float* s, size_t sStride, const uint8_t* w, size_t wStride, const uint8_t* a, size_t aStride,
             int64_t rows, int64_t tokens)
 {
+    // Rows per pass: 8 accumulators each, in 32 registers.
+    constexpr int kRowTile = T::kMin ? 2 : 3;
     const int64_t nb = n / 32;
     const int64_t blocks = (tokens + kTokens - 1) / kTokens;
     Scratch& sc = scratch();
