@@ -34,6 +34,7 @@ KernelTable buildTable(Isa isa)
         registerAvx512AttentionKernels(t);
         if (f.avx512vnni) {
             registerAvx512VnniLegacyKernels(t);
+            registerAvx512VnniLegacyTokenKernels(t);
             registerAvx512VnniKQuantKernels(t);
             registerAvx512VnniRepackedKernels(t);
         }

@@ -156,6 +156,7 @@ void registerAvx512LegacyKernels(KernelTable& table);
 void registerAvx512KQuantKernels(KernelTable& table);
 void registerAvx512AttentionKernels(KernelTable& table);
 void registerAvx512VnniLegacyKernels(KernelTable& table);
+void registerAvx512VnniLegacyTokenKernels(KernelTable& table); // after the line above
 void registerAvx512VnniKQuantKernels(KernelTable& table);
 void registerAvx512VnniRepackedKernels(KernelTable& table);
 void registerNeonFloatKernels(KernelTable& table);

@@ -188,8 +188,8 @@ void checkGemmOrder(const KernelTable& table, GgmlType type, int64_t n, Random& 
                     const char* name, std::vector<std::string>& failures)
 {
     const TypeKernels& k = kernelsOf(table, type);
-    static const int64_t kShapes[][2] = {{1, 1}, {1, 5}, {2, 4},  {3, 1},  {3, 7},  {4, 8},   {8, 4},
-                                         {5, 3}, {7, 9}, {16, 4}, {6, 16}, {3, 17}, {17, 33}, {24, 20}};
+    static const int64_t kShapes[][2] = {{1, 1}, {1, 5},  {2, 4},  {3, 1},  {3, 7},   {4, 8},   {8, 4}, {5, 3},
+                                         {7, 9}, {16, 4}, {6, 16}, {3, 17}, {17, 33}, {24, 20}, {5, 45}};
     const size_t wStride = hearth::rowBytes(type, n) + 64;
     const size_t aStride = hearth::rowBytes(k.vecDotType, n) + 32;
     for (const auto& shape : kShapes) {
