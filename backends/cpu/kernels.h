@@ -79,6 +79,20 @@ struct AttentionKernels {
     // out[i] = Σ over `lanes` (16 or 64) rows acc[l·n + i], in the order of
     // _mm512_reduce_add_ps (16) or GGML_F32x16_REDUCE then it (64).
     void (*reduceLanes)(const float* acc, int lanes, int64_t n, float* out) = nullptr;
+    // Batched forms for several query heads sharing one KV head (GQA), each
+    // K / V row loaded once for all of them. Cell j of a list is
+    // cells[j]; its K / V row starts at k / v + cells[j]·stride (f16 values).
+    // scoresF16x16: s[g·sStride + cells[j]] = dotF16x16(k row, q + g·qStride,
+    // n) for g < nq, j < count, bit for bit (n % 16 == 0).
+    void (*scoresF16x16)(float* s, size_t sStride, const uint16_t* k, size_t kStride, const int32_t* cells,
+                         int64_t count, const uint16_t* q, size_t qStride, int nq, int64_t n) = nullptr;
+    // pvF16 (lanes 16 or 64, cells >= 0): for j < count in list order, for
+    // g < nq: row = acc + g·accStride + (cells[j] % lanes)·n, then axpyF16(row, v row, w[g·wStride + j], n),
+    // except where that weight is -0.0 (bit pattern): that pair is skipped.
+    // Equal bit for bit to those axpyF16 calls in that order; a list sorted
+    // by lane (cells ascending within a lane) lets a lane stay in registers.
+    void (*pvF16)(float* acc, size_t accStride, int lanes, const uint16_t* v, size_t vStride, const int32_t* cells,
+                  int64_t count, const float* w, size_t wStride, int nq, int64_t n) = nullptr;
 };
 
 // Element-wise activations (ops_basic.cpp), in llama.cpp's x86 order.

@@ -303,6 +303,59 @@ KernelTable scalarTable()
     return t;
 }
 
+// scoresF16x16 (n % 16 == 0) / pvF16 over GQA groups of 1..5 heads and a list of cells in
+// lane order with gaps (as ops_attention builds it), weights with skip marks
+// (-0.0), +0.0 and extremes. Head sizes cover the 16-column tails.
+void checkAttentionLists(const hearth::cpu::AttentionKernels& k, const hearth::cpu::AttentionKernels& r, Random& rng,
+                         std::vector<std::string>& failures)
+{
+    const int64_t nCells = 70;
+    std::vector<int32_t> cells;
+    for (int lanes : {16, 64}) {
+        cells.clear();
+        for (int l = 0; l < lanes; ++l)
+            for (int32_t c = l; c < nCells; c += lanes)
+                if (rng.below(4) != 0)
+                    cells.push_back(c);
+        const auto count = static_cast<int64_t>(cells.size());
+        for (int64_t n : {16, 64, 80, 128, 260, 272}) {
+            for (int nq : {1, 3, 5}) {
+                const size_t stride = static_cast<size_t>(n) * 2 + 16; // interleaved KV heads
+                std::vector<uint16_t> kv(stride * static_cast<size_t>(nCells)), q(stride * static_cast<size_t>(nq));
+                for (auto& h : kv)
+                    h = hearth::f32ToF16(rng.normal() * std::ldexp(1.0f, rng.below(6) - 3));
+                for (auto& h : q)
+                    h = hearth::f32ToF16(rng.normal());
+                std::vector<float> s(static_cast<size_t>(nq * nCells), -1.0f), s2(s);
+                if (n % 16 == 0)
+                    k.scoresF16x16(s.data(), nCells, kv.data() + 8, stride, cells.data(), count, q.data(), stride, nq,
+                                   n);
+                if (n % 16 == 0)
+                    r.scoresF16x16(s2.data(), nCells, kv.data() + 8, stride, cells.data(), count, q.data(), stride, nq,
+                                   n);
+                if (std::memcmp(s.data(), s2.data(), s.size() * sizeof(float)) != 0)
+                    failures.push_back("attention scoresF16x16 n=" + std::to_string(n) + " nq=" + std::to_string(nq) +
+                                       " differs from the reference");
+                std::vector<float> w(static_cast<size_t>(nq * count));
+                for (auto& x : w) {
+                    const int kind = static_cast<int>(rng.below(8));
+                    x = kind == 0 ? -0.0f : kind == 1 ? 0.0f : rng.unit() * std::ldexp(1.0f, -rng.below(30));
+                }
+                const size_t accStride = static_cast<size_t>(lanes * n);
+                std::vector<float> acc(accStride * static_cast<size_t>(nq)), acc2;
+                for (auto& x : acc)
+                    x = rng.below(3) == 0 ? -0.0f : rng.normal();
+                acc2 = acc;
+                k.pvF16(acc.data(), accStride, lanes, kv.data(), stride, cells.data(), count, w.data(), count, nq, n);
+                r.pvF16(acc2.data(), accStride, lanes, kv.data(), stride, cells.data(), count, w.data(), count, nq, n);
+                if (std::memcmp(acc.data(), acc2.data(), acc.size() * sizeof(float)) != 0)
+                    failures.push_back("attention pvF16 lanes=" + std::to_string(lanes) + " n=" + std::to_string(n) +
+                                       " nq=" + std::to_string(nq) + " differs from the reference");
+            }
+        }
+    }
+}
+
 } // namespace
 
 std::vector<std::string> checkAttention(const KernelTable& table, const KernelTable& reference, uint32_t seed)
@@ -311,7 +364,8 @@ std::vector<std::string> checkAttention(const KernelTable& table, const KernelTa
     std::vector<std::string> failures;
     const AttentionKernels& k = table.attention;
     const AttentionKernels& r = reference.attention;
-    if (!k.dotF16x16 || !k.dotF16x64 || !k.softmaxExp || !k.axpyF16 || !k.axpyF32 || !k.reduceLanes)
+    if (!k.dotF16x16 || !k.dotF16x64 || !k.softmaxExp || !k.axpyF16 || !k.axpyF32 || !k.reduceLanes ||
+        !k.scoresF16x16 || !k.pvF16)
         return {"attention: missing kernels"};
     Random rng(seed);
     const auto fail = [&](const std::string& what, int64_t n) {
@@ -348,6 +402,7 @@ std::vector<std::string> checkAttention(const KernelTable& table, const KernelTa
                 fail("softmaxExp (max " + std::to_string(max) + ")", n);
         }
     }
+    checkAttentionLists(k, r, rng, failures);
     if (!table.activation.swiglu)
         failures.push_back("swiglu: missing kernel");
     for (int64_t n : {5, 16, 100, 1536}) {

@@ -2,6 +2,7 @@
 // scalar/attention.cpp with each 16-lane accumulator held in two ymm
 // registers, bit for bit. The exponential is ggml's AVX-512 ggml_v_expf
 // lane for lane; its final ldexp is done in two exact-then-rounding steps.
+#include "cpu/attention_lists.h"
 #include "cpu/avx2/simd_avx2.h"
 #include "cpu/kernels.h"
 
@@ -187,7 +188,14 @@ void swiglu(const float* x, const float* y, float* out, int64_t n)
 
 void registerAvx2AttentionKernels(KernelTable& t)
 {
-    t.attention = {dotF16x16, dotF16x64, softmaxExp, axpyF16, axpyF32, reduceLanes};
+    t.attention = {dotF16x16,
+                   dotF16x64,
+                   softmaxExp,
+                   axpyF16,
+                   axpyF32,
+                   reduceLanes,
+                   attention_lists::scores<dotF16x16>,
+                   attention_lists::pv<axpyF16>};
     t.activation.swiglu = swiglu;
 }
 

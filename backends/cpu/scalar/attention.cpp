@@ -2,6 +2,7 @@
 // of SwiGLU, which shares ggml's vectorized exp:
 // the lane orders of llama.cpp's x86 kernels written out one value at a
 // time (see ggml_order.h), which the SIMD levels reproduce bit for bit.
+#include "cpu/attention_lists.h"
 #include "cpu/kernels.h"
 #include "cpu/scalar/ggml_order.h"
 #include "util/half.h"
@@ -93,7 +94,14 @@ void swiglu(const float* x, const float* y, float* out, int64_t n)
 
 void registerScalarAttentionKernels(KernelTable& t)
 {
-    t.attention = {dotF16x16, dotF16x64, softmaxExp, axpyF16, axpyF32, reduceLanes};
+    t.attention = {dotF16x16,
+                   dotF16x64,
+                   softmaxExp,
+                   axpyF16,
+                   axpyF32,
+                   reduceLanes,
+                   attention_lists::scores<dotF16x16>,
+                   attention_lists::pv<axpyF16>};
     t.activation.swiglu = swiglu;
 }
 
