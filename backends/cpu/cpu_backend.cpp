@@ -130,7 +130,7 @@ bool CpuBackend::execute(const OpList& ops, const ExecuteOptions& options)
     reserveWork(workBytes(ops));
     std::atomic<bool> stopped{false};
     m_pool->run([&](int ith, int nth) {
-        ExecContext ctx{ith, nth, m_work, m_workBytes, &m_next.value};
+        ExecContext ctx{ith, nth, m_work, m_workBytes};
         for (const Op& op : ops.ops) {
             const int phases = opPhases(op);
             for (int phase = 0; phase < phases; ++phase) {

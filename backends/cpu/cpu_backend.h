@@ -43,11 +43,6 @@ private:
     uint8_t* m_work = nullptr;
     size_t m_workBytes = 0;
     std::array<std::atomic<size_t>, kBufferUsageCount> m_allocated{};
-    // ExecContext::next, on a cache line of its own.
-    struct alignas(64) Counter {
-        std::atomic<int64_t> value{0};
-    };
-    Counter m_next;
 };
 
 // Default thread count: hardware threads, at least 1.

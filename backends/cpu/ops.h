@@ -7,7 +7,6 @@
 
 #include "backend/op.h"
 
-#include <atomic>
 #include <cstddef>
 #include <cstdint>
 
@@ -18,12 +17,6 @@ struct ExecContext {
     int nth = 1;
     uint8_t* work = nullptr; // shared work area of at least opWorkBytes() bytes
     size_t workBytes = 0;
-    // A counter shared by the threads of a run, for ops that hand out work
-    // dynamically (matmul: chunks of rows, so a thread slowed by another
-    // process does not hold the others at the next barrier). An op resets it
-    // in a phase before the barrier that precedes its use; null: split
-    // statically.
-    std::atomic<int64_t>* next = nullptr;
 };
 
 // Rows [begin, end) of `n` that thread ith of nth handles.

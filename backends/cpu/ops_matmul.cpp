@@ -35,21 +35,6 @@ int64_t tokenChunk(size_t partnerBytes)
     return std::clamp<int64_t>(fit & ~int64_t{15}, 16, 256);
 }
 
-// Dynamic row chunks (phase 1) up to this many tokens; larger batches keep
-// the static split, whose rows are reused by every token chunk.
-constexpr int64_t kDynamicMaxTokens = 4;
-
-// Blocks of kRowBlock rows per dynamic chunk: about 8 chunks per thread, so
-// the last one is a small part of a thread's share, but no more than about
-// 256 KiB of weights (a chunk's rows are a short stream; the hand-out costs
-// one atomic increment).
-int64_t chunkBlocks(size_t rowBytes, int64_t blocks, int nth)
-{
-    const int64_t even = (blocks + 8 * nth - 1) / (8 * nth);
-    const auto cap = static_cast<int64_t>((size_t{256} << 10) / std::max<size_t>(rowBytes * kRowBlock, 1));
-    return std::max<int64_t>(1, std::min(even, cap));
-}
-
 } // namespace
 
 size_t matMulWorkBytes(const Op& op)
@@ -78,11 +63,6 @@ void runMatMul(const Op& op, int phase, const ExecContext& ctx)
     };
 
     if (phase == 0) {
-        // The chunk counter of phase 1: each thread starts with chunk ith,
-        // so the next one to hand out is nth. Published by the barrier
-        // between the phases.
-        if (ctx.next && ctx.ith == 0)
-            ctx.next->store(ctx.nth, std::memory_order_relaxed);
         if (!convert)
             return;
         const FromFloatFn quantize = typeKernels(k.vecDotType).fromFloat;
@@ -95,67 +75,52 @@ void runMatMul(const Op& op, int phase, const ExecContext& ctx)
         return;
     }
 
+    // Split output rows in whole blocks so threads never share a cache line
+    // of dst when n == 1.
+    const int64_t blocks = (nOut + kRowBlock - 1) / kRowBlock;
+    int64_t b0, b1;
+    splitRange(blocks, ctx.ith, ctx.nth, b0, b1);
     const Tensor& d = op.dst;
     const bool denseDst =
         d.nb[2] == d.nb[1] * static_cast<size_t>(d.ne[1]) && d.nb[3] == d.nb[2] * static_cast<size_t>(d.ne[2]);
-    // Output rows [r0, r1) for every token, in runs of one summation order
-    // (matMulOrder): at most two, the GEMM groups of four and the GEMV rest
-    // of a repacked type.
-    const auto rowsTimesTokens = [&](int64_t r0, int64_t r1) {
-        int64_t t0 = 0;
-        while (t0 < nTok) {
-            const MatMulOrder order = matMulOrder(w.type, nOut, nTok, t0);
-            int64_t t1 = t0 + 1;
-            while (t1 < nTok && matMulOrder(w.type, nOut, nTok, t1) == order)
-                ++t1;
-            const GemmFn gemm = convert && denseDst ? matMulGemm(w.type, order) : nullptr;
-            if (gemm) {
-                // The rows against chunks of tokens: a chunk's converted
-                // activations stay in cache while all the rows pass over
-                // them, and the kernel reuses each decoded weight block for
-                // the chunk's tokens.
-                float* out0 = d.f32Row(0);
-                const size_t sStride = d.nb[1] / sizeof(float);
-                const int64_t chunk = tokenChunk(partnerBytes);
-                for (int64_t c0 = t0; c0 < t1; c0 += chunk) {
-                    const int64_t nt = std::min(chunk, t1 - c0);
-                    gemm(nIn, out0 + sStride * static_cast<size_t>(c0) + r0, sStride, w.row(r0), w.nb[1],
-                         ctx.work + partnerBytes * static_cast<size_t>(c0), partnerBytes, r1 - r0, nt);
-                }
-            } else {
-                const VecDotFn dot = matMulDot(w.type, nOut, nTok, t0);
-                for (int64_t o0 = r0; o0 < r1; o0 += kRowBlock) {
-                    const int64_t o1 = std::min(o0 + kRowBlock, r1);
-                    for (int64_t t = t0; t < t1; ++t) {
-                        const void* a = tokenRow(t);
-                        float* out = d.f32Row(t % d.ne[1], (t / d.ne[1]) % d.ne[2], t / (d.ne[1] * d.ne[2]));
-                        for (int64_t o = o0; o < o1; ++o)
-                            dot(nIn, out + o, w.row(o), a);
-                    }
+    // Tokens in runs of one summation order (matMulOrder): at most two, the
+    // GEMM groups of four and the GEMV rest of a repacked type.
+    int64_t t0 = 0;
+    while (t0 < nTok) {
+        const MatMulOrder order = matMulOrder(w.type, nOut, nTok, t0);
+        int64_t t1 = t0 + 1;
+        while (t1 < nTok && matMulOrder(w.type, nOut, nTok, t1) == order)
+            ++t1;
+        const GemmFn gemm = convert && denseDst ? matMulGemm(w.type, order) : nullptr;
+        if (gemm) {
+            // This thread's rows against chunks of tokens: a chunk's converted
+            // activations stay in cache while all the rows pass over them, and
+            // the kernel reuses each decoded weight block for the chunk's tokens.
+            float* out0 = d.f32Row(0);
+            const size_t sStride = d.nb[1] / sizeof(float);
+            const int64_t r0 = b0 * kRowBlock;
+            const int64_t r1 = std::min(b1 * kRowBlock, nOut);
+            const int64_t chunk = tokenChunk(partnerBytes);
+            for (int64_t c0 = t0; c0 < t1 && r0 < r1; c0 += chunk) {
+                const int64_t nt = std::min(chunk, t1 - c0);
+                gemm(nIn, out0 + sStride * static_cast<size_t>(c0) + r0, sStride, w.row(r0), w.nb[1],
+                     ctx.work + partnerBytes * static_cast<size_t>(c0), partnerBytes, r1 - r0, nt);
+            }
+        } else {
+            const VecDotFn dot = matMulDot(w.type, nOut, nTok, t0);
+            for (int64_t b = b0; b < b1; ++b) {
+                const int64_t o0 = b * kRowBlock;
+                const int64_t o1 = std::min(o0 + kRowBlock, nOut);
+                for (int64_t t = t0; t < t1; ++t) {
+                    const void* a = tokenRow(t);
+                    float* out = d.f32Row(t % d.ne[1], (t / d.ne[1]) % d.ne[2], t / (d.ne[1] * d.ne[2]));
+                    for (int64_t o = o0; o < o1; ++o)
+                        dot(nIn, out + o, w.row(o), a);
                 }
             }
-            t0 = t1;
         }
-    };
-
-    // Output rows go out in whole blocks of kRowBlock, so threads never
-    // share a cache line of dst when n == 1. Which thread computes a row
-    // never changes its result (each row is summed on its own).
-    const int64_t blocks = (nOut + kRowBlock - 1) / kRowBlock;
-    if (nTok > kDynamicMaxTokens || !ctx.next || ctx.nth == 1) {
-        int64_t b0, b1;
-        splitRange(blocks, ctx.ith, ctx.nth, b0, b1);
-        if (b0 < b1)
-            rowsTimesTokens(b0 * kRowBlock, std::min(b1 * kRowBlock, nOut));
-        return;
+        t0 = t1;
     }
-    // Few tokens: the weights are streamed once and nothing is reused, so
-    // the rows go out in chunks on demand and the threads finish together
-    // even when one of them loses its core for a while.
-    const int64_t per = chunkBlocks(w.nb[1], blocks, ctx.nth);
-    const int64_t chunks = (blocks + per - 1) / per;
-    for (int64_t c = ctx.ith; c < chunks; c = ctx.next->fetch_add(1, std::memory_order_relaxed))
-        rowsTimesTokens(c * per * kRowBlock, std::min((c + 1) * per * kRowBlock, nOut));
 }
 
 } // namespace hearth::cpu
