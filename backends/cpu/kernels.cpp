@@ -101,36 +101,30 @@ MatMulOrder matMulOrder(GgmlType weightType, int64_t rows, int64_t tokens, int64
     return MatMulOrder::VecDot;
 }
 
+namespace {
+
+// The entries that compute `order` for weights with kernels k: a repacked
+// type without a GEMM order of its own (Q4_0, IQ4_NL) sums GEMM tokens as
+// GEMV does.
+const MatMulOrderEntries& entriesOf(const TypeKernels& k, MatMulOrder order)
+{
+    if (order == MatMulOrder::RepackedGemm && !k.vecDotRepackedGemm)
+        order = MatMulOrder::RepackedGemv;
+    return kMatMulOrders[static_cast<size_t>(order)];
+}
+
+} // namespace
+
 VecDotFn matMulDot(GgmlType weightType, int64_t rows, int64_t tokens, int64_t token)
 {
     const TypeKernels& k = typeKernels(weightType);
-    switch (matMulOrder(weightType, rows, tokens, token)) {
-    case MatMulOrder::RepackedGemm:
-        if (k.vecDotRepackedGemm)
-            return k.vecDotRepackedGemm;
-        [[fallthrough]];
-    case MatMulOrder::RepackedGemv: return k.vecDotRepacked;
-    case MatMulOrder::Tiled: return k.vecDotTiled;
-    case MatMulOrder::Sgemm: return k.vecDotSgemm;
-    case MatMulOrder::VecDot: break;
-    }
-    return k.vecDot;
+    return k.*entriesOf(k, matMulOrder(weightType, rows, tokens, token)).dot;
 }
 
 GemmFn matMulGemm(GgmlType weightType, MatMulOrder order)
 {
     const TypeKernels& k = typeKernels(weightType);
-    switch (order) {
-    case MatMulOrder::RepackedGemm:
-        if (k.vecDotRepackedGemm)
-            return k.gemmRepackedGemm;
-        [[fallthrough]];
-    case MatMulOrder::RepackedGemv: return k.gemmRepacked;
-    case MatMulOrder::Tiled: return k.gemmTiled;
-    case MatMulOrder::Sgemm: return k.gemmSgemm;
-    case MatMulOrder::VecDot: break;
-    }
-    return k.gemm;
+    return k.*entriesOf(k, order).gemm;
 }
 
 bool canMultiply(GgmlType type)

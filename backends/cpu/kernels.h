@@ -126,6 +126,19 @@ enum class MatMulOrder : uint8_t {
     RepackedGemv,
     RepackedGemm
 };
+// Each order's entries in TypeKernels, indexed by MatMulOrder.
+struct MatMulOrderEntries {
+    const char* name; // the dot product's field name
+    VecDotFn TypeKernels::*dot;
+    GemmFn TypeKernels::*gemm;
+};
+inline constexpr MatMulOrderEntries kMatMulOrders[] = {
+    {"vecDot", &TypeKernels::vecDot, &TypeKernels::gemm},
+    {"vecDotSgemm", &TypeKernels::vecDotSgemm, &TypeKernels::gemmSgemm},
+    {"vecDotTiled", &TypeKernels::vecDotTiled, &TypeKernels::gemmTiled},
+    {"vecDotRepacked", &TypeKernels::vecDotRepacked, &TypeKernels::gemmRepacked},
+    {"vecDotRepackedGemm", &TypeKernels::vecDotRepackedGemm, &TypeKernels::gemmRepackedGemm},
+};
 inline constexpr int64_t kSgemmMinTokens = 2;
 inline constexpr int64_t kTiledMinTokens = 8;
 inline constexpr int64_t kRepackRowMultiple = 8;

@@ -226,24 +226,14 @@ void checkGemmOrder(const KernelTable& table, GgmlType type, int64_t n, Random& 
 // The summation orders of a type (kernels.h, MatMulOrder): each dot product
 // the reference has must be in the table with the same results, and each
 // tile must equal the table's dot product of its order.
-struct Order {
-    const char* name;
-    VecDotFn TypeKernels::*dot;
-    GemmFn TypeKernels::*gemm;
-};
-constexpr Order kOrders[] = {
-    {"vecDot", &TypeKernels::vecDot, &TypeKernels::gemm},
-    {"vecDotSgemm", &TypeKernels::vecDotSgemm, &TypeKernels::gemmSgemm},
-    {"vecDotTiled", &TypeKernels::vecDotTiled, &TypeKernels::gemmTiled},
-    {"vecDotRepacked", &TypeKernels::vecDotRepacked, &TypeKernels::gemmRepacked},
-    {"vecDotRepackedGemm", &TypeKernels::vecDotRepackedGemm, &TypeKernels::gemmRepackedGemm},
-};
+using Order = hearth::cpu::MatMulOrderEntries;
+using hearth::cpu::kMatMulOrders;
 
 void checkDot(const KernelTable& table, const KernelTable& ref, GgmlType type, const std::vector<uint8_t>& w,
               const std::vector<uint8_t>& a, int64_t n, std::vector<std::string>& failures)
 {
     const TypeKernels& k = kernelsOf(table, type);
-    for (const Order& order : kOrders) {
+    for (const Order& order : kMatMulOrders) {
         const VecDotFn want_ = kernelsOf(ref, type).*order.dot;
         if (!want_)
             continue;
@@ -274,7 +264,7 @@ void checkDot(const KernelTable& table, const KernelTable& ref, GgmlType type, c
 void checkGemm(const KernelTable& table, GgmlType type, int64_t n, Random& rng, std::vector<std::string>& failures)
 {
     const TypeKernels& k = kernelsOf(table, type);
-    for (const Order& order : kOrders) {
+    for (const Order& order : kMatMulOrders) {
         const GemmFn gemm = k.*order.gemm;
         if (!gemm)
             continue;
@@ -507,7 +497,7 @@ std::vector<std::string> inheritedDots(const KernelTable& table, const KernelTab
     for (GgmlType type : kernelTypes()) {
         const TypeKernels& k = kernelsOf(table, type);
         const TypeKernels& b = kernelsOf(base, type);
-        for (const Order& order : kOrders) {
+        for (const Order& order : kMatMulOrders) {
             if (b.*order.dot && k.*order.dot == b.*order.dot)
                 names.push_back(std::string(hearth::typeTraits(type).name) + "." + order.name);
         }

@@ -66,16 +66,18 @@ private slots:
                 mag += std::abs(double(wd[i]) * ad[i]);
             }
             const double tol = (t == GgmlType::Q4_1 || t == GgmlType::Q5_1) ? 1e-3 : 1e-5;
-            for (cpu::VecDotFn dot : {k.vecDot, k.vecDotSgemm, k.vecDotTiled, k.vecDotRepacked, k.vecDotRepackedGemm}) {
+            for (const cpu::MatMulOrderEntries& order : cpu::kMatMulOrders) {
+                const cpu::VecDotFn dot = k.*order.dot;
                 if (!dot)
                     continue;
                 float got = 0.0f;
                 dot(n, &got, wq.data(), aq.data());
                 QVERIFY2(std::abs(got - ref) <= tol * mag,
-                         qPrintable(QStringLiteral("%1: %2 vs %3")
+                         qPrintable(QStringLiteral("%1 %4: %2 vs %3")
                                         .arg(QString::fromLatin1(tr.name.data(), int(tr.name.size())))
                                         .arg(got)
-                                        .arg(ref)));
+                                        .arg(ref)
+                                        .arg(QLatin1String(order.name))));
             }
         }
     }
