@@ -11,7 +11,8 @@
 //     is within kFloatDotTolerance · Σ|w_i·a_i| for F32 / F16 / BF16 (the
 //     reference sums those in double);
 //   - gemm, where present, equals the table's own vecDot bit for bit on
-//     tiles of every edge shape.
+//     tiles of every edge shape and on one token against more than 2 MiB
+//     of weights (the streaming path of generation).
 #pragma once
 
 #include "cpu/kernels.h"
