@@ -51,7 +51,8 @@ function(hearth_add_simd_kernels target)
     _hearth_simd_sources(${target} avx2 "${avx2}" float.cpp legacy.cpp k_quants.cpp attention.cpp repacked.cpp
         repacked_k.cpp)
     _hearth_simd_sources(${target} avx512 "${avx512}" float.cpp legacy.cpp k_quants.cpp attention.cpp)
-    _hearth_simd_sources(${target} avx512 "${vnni}" legacy_vnni.cpp legacy_tokens_vnni.cpp k_quants_vnni.cpp repacked_vnni.cpp)
+    _hearth_simd_sources(${target} avx512 "${vnni}" legacy_vnni.cpp legacy_tokens_vnni.cpp k_quants_vnni.cpp repacked_vnni.cpp
+        repacked_gemv_vnni.cpp)
     _hearth_simd_sources(${target} neon "${neon}" float.cpp legacy.cpp k_quants.cpp attention.cpp repacked.cpp
         repacked_k.cpp)
     _hearth_simd_sources(${target} neon "${dotprod}" legacy_dotprod.cpp k_quants_dotprod.cpp repacked_dotprod.cpp

@@ -37,6 +37,7 @@ KernelTable buildTable(Isa isa)
             registerAvx512VnniLegacyTokenKernels(t);
             registerAvx512VnniKQuantKernels(t);
             registerAvx512VnniRepackedKernels(t);
+            registerAvx512VnniRepackedGemvKernels(t);
         }
     }
     if (isa == Isa::Neon) {

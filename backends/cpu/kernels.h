@@ -186,6 +186,7 @@ void registerAvx512VnniLegacyKernels(KernelTable& table);
 void registerAvx512VnniLegacyTokenKernels(KernelTable& table); // after the line above
 void registerAvx512VnniKQuantKernels(KernelTable& table);
 void registerAvx512VnniRepackedKernels(KernelTable& table);
+void registerAvx512VnniRepackedGemvKernels(KernelTable& table);
 void registerNeonFloatKernels(KernelTable& table);
 void registerNeonLegacyKernels(KernelTable& table, bool dotprod);
 void registerNeonKQuantKernels(KernelTable& table, bool dotprod);
