@@ -324,13 +324,15 @@ void dot(int64_t n, float* s, const void* w, const void* a)
     tile<T, O, 1, 1>(n / QK_K, s, 0, static_cast<const uint8_t*>(w), 0, static_cast<const uint8_t*>(a), 0);
 }
 
-// Tiles of R rows × C tokens: 4 × 4 for batches, 2 rows for one token (4
-// rows spill Q4_K / Q5_K's decoding).
+// Tiles of R rows × C tokens: 4 × 4 for batches; one token takes its rows
+// one at a time, which streams them from memory fastest (Q6_K rows of the
+// 1B-shaped model: 52 GB/s against 44 with tiles of two rows, the same in
+// cache).
 template <class T, class O>
 void gemm(int64_t n, float* s, size_t sStride, const void* wv, size_t wStride, const void* av, size_t aStride,
           int64_t rows, int64_t tokens)
 {
-    constexpr int R = 4, C = 4, R1 = 2;
+    constexpr int R = 4, C = 4;
     const int64_t nb = n / QK_K;
     const auto* w = static_cast<const uint8_t*>(wv);
     const auto* a = static_cast<const uint8_t*>(av);
@@ -340,8 +342,8 @@ void gemm(int64_t n, float* s, size_t sStride, const void* wv, size_t wStride, c
     };
     int64_t r = 0;
     if (tokens == 1)
-        for (; r + R1 <= rows; r += R1)
-            run(r, 0, tile<T, O, R1, 1>);
+        for (; r < rows; ++r)
+            run(r, 0, tile<T, O, 1, 1>);
     for (; r + R <= rows; r += R) {
         int64_t t = 0;
         for (; t + C <= tokens; t += C)
