@@ -28,6 +28,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstring>
 
 namespace hearth {
 
@@ -95,6 +96,33 @@ inline void scaleMinK4(int j, const uint8_t* q, uint8_t& scale, uint8_t& min)
         scale = static_cast<uint8_t>((q[j + 4] & 0x0f) | ((q[j - 4] >> 6) << 4));
         min = static_cast<uint8_t>((q[j + 4] >> 4) | ((q[j] >> 6) << 4));
     }
+}
+
+// All of them at once, as the bytes of two little-endian 64-bit words
+// (byte j: scale / min j), for the SIMD kernels to load into a register.
+inline void unpackScalesMinsK4(const uint8_t* packed, uint64_t& scales, uint64_t& mins)
+{
+    uint32_t u[3];
+    std::memcpy(u, packed, 12);
+    const uint32_t sc0 = u[0] & 0x3f3f3f3f;
+    const uint32_t mn0 = u[1] & 0x3f3f3f3f;
+    const uint32_t sc1 = (u[2] & 0x0f0f0f0f) | (((u[0] >> 6) & 0x03030303) << 4);
+    const uint32_t mn1 = ((u[2] >> 4) & 0x0f0f0f0f) | (((u[1] >> 6) & 0x03030303) << 4);
+    scales = sc0 | (static_cast<uint64_t>(sc1) << 32);
+    mins = mn0 | (static_cast<uint64_t>(mn1) << 32);
+}
+
+// The same into scales[8] and mins[8].
+inline void unpackScalesMinsK4(const uint8_t* packed, uint8_t* scales, uint8_t* mins)
+{
+    uint64_t sc, mn;
+    unpackScalesMinsK4(packed, sc, mn);
+    const uint32_t words[4] = {static_cast<uint32_t>(sc), static_cast<uint32_t>(sc >> 32), static_cast<uint32_t>(mn),
+                               static_cast<uint32_t>(mn >> 32)};
+    std::memcpy(scales, &words[0], 4);
+    std::memcpy(scales + 4, &words[1], 4);
+    std::memcpy(mins, &words[2], 4);
+    std::memcpy(mins + 4, &words[3], 4);
 }
 
 // n is the number of elements: a multiple of QK_K.

@@ -42,20 +42,6 @@ inline __m256i pairScales(__m256i table, int k)
     return _mm256_shuffle_epi8(table, _mm256_set1_epi16(static_cast<short>(0x0100 + 0x0202 * k)));
 }
 
-// q4_K / q5_K: the 8 six-bit scales and mins of the 12 packed bytes, as the
-// bytes of two 64-bit words (scale / min j in byte j), kept in registers.
-inline void unpackK4(const uint8_t* packed, uint64_t& scales, uint64_t& mins)
-{
-    uint32_t u[3];
-    std::memcpy(u, packed, 12);
-    const uint32_t sc0 = u[0] & 0x3f3f3f3f;
-    const uint32_t mn0 = u[1] & 0x3f3f3f3f;
-    const uint32_t sc1 = (u[2] & 0x0f0f0f0f) | (((u[0] >> 6) & 0x03030303) << 4);
-    const uint32_t mn1 = ((u[2] >> 4) & 0x0f0f0f0f) | (((u[1] >> 6) & 0x03030303) << 4);
-    scales = sc0 | (static_cast<uint64_t>(sc1) << 32);
-    mins = mn0 | (static_cast<uint64_t>(mn1) << 32);
-}
-
 // The 8 bytes of a word as int16.
 inline __m128i widen8(uint64_t bytes)
 {
@@ -132,7 +118,7 @@ struct Q4_K : Format {
     static void prepareScales(const uint8_t* packed, Prep& p)
     {
         uint64_t sc, mn;
-        unpackK4(packed, sc, mn);
+        unpackScalesMinsK4(packed, sc, mn);
         std::memcpy(p.sc, &sc, 8);
         std::memcpy(p.mn, &mn, 8);
         p.table = _mm256_broadcastsi128_si256(widen8(sc));

@@ -64,8 +64,8 @@ struct Q4_K {
             out.q[g][2 * raw + 1] = _mm256_and_si256(_mm256_srli_epi16(r, 4), _mm256_set1_epi8(0x0f));
         }
         alignas(8) uint8_t sc[2][8], mn[2][8];
-        scalesMinsK4(x0.scales, sc[0], mn[0]);
-        scalesMinsK4(x1.scales, sc[1], mn[1]);
+        unpackScalesMinsK4(x0.scales, sc[0], mn[0]);
+        unpackScalesMinsK4(x1.scales, sc[1], mn[1]);
         const __m256i scPair = _mm256_inserti128_si256(wordsOf8(sc[0]), _mm256_castsi256_si128(wordsOf8(sc[1])), 1);
         for (int j = 0; j < 8; ++j)
             out.sc[g][j] = broadcastWord(scPair, j);

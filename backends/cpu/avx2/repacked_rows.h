@@ -48,22 +48,6 @@ inline __m256i reduceRows8(const __m256i* z)
     return _mm256_add_epi32(_mm256_unpacklo_epi64(ab, cd), _mm256_unpackhi_epi64(ab, cd));
 }
 
-// Q4_K / Q5_K: the 8 six-bit scales and mins out of their 12 packed bytes
-// (quant/k_quants.h, scaleMinK4).
-inline void scalesMinsK4(const uint8_t* packed, uint8_t* scales, uint8_t* mins)
-{
-    uint32_t u[3];
-    std::memcpy(u, packed, 12);
-    const uint32_t sc0 = u[0] & 0x3f3f3f3f;
-    const uint32_t mn0 = u[1] & 0x3f3f3f3f;
-    const uint32_t sc1 = (u[2] & 0x0f0f0f0f) | (((u[0] >> 6) & 0x03030303) << 4);
-    const uint32_t mn1 = ((u[2] >> 4) & 0x0f0f0f0f) | (((u[1] >> 6) & 0x03030303) << 4);
-    std::memcpy(scales, &sc0, 4);
-    std::memcpy(scales + 4, &sc1, 4);
-    std::memcpy(mins, &mn0, 4);
-    std::memcpy(mins + 4, &mn1, 4);
-}
-
 // 16 bytes of row g (low half) and 16 of row 4 + g (high half).
 inline __m256i loadPair(const uint8_t* lo, const uint8_t* hi)
 {

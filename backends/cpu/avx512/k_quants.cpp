@@ -68,20 +68,6 @@ inline __m512i spreadScales(__m512i scales16, const SpreadIndex& index, int k)
     return _mm512_permutexvar_epi16(_mm512_load_si512(index.idx[k]), scales16);
 }
 
-// q4_K / q5_K: the 8 six-bit scales and mins of the 12 packed bytes, as the
-// bytes of two 64-bit words (scale / min j in byte j), kept in registers.
-inline void unpackK4(const uint8_t* packed, uint64_t& scales, uint64_t& mins)
-{
-    uint32_t u[3];
-    std::memcpy(u, packed, 12);
-    const uint32_t sc0 = u[0] & 0x3f3f3f3f;
-    const uint32_t mn0 = u[1] & 0x3f3f3f3f;
-    const uint32_t sc1 = (u[2] & 0x0f0f0f0f) | (((u[0] >> 6) & 0x03030303) << 4);
-    const uint32_t mn1 = ((u[2] >> 4) & 0x0f0f0f0f) | (((u[1] >> 6) & 0x03030303) << 4);
-    scales = sc0 | (static_cast<uint64_t>(sc1) << 32);
-    mins = mn0 | (static_cast<uint64_t>(mn1) << 32);
-}
-
 // Formats with 16-element sub-blocks keep 16 int16 scales.
 struct Scales16 {
     __m512i sc; // 16 int16 scales in the low 256 bits
@@ -149,7 +135,7 @@ struct Q4_K : Format {
     static void prepareScales(const uint8_t* packed, Prep& p)
     {
         uint64_t sc, mn;
-        unpackK4(packed, sc, mn);
+        unpackScalesMinsK4(packed, sc, mn);
         p.sc = _mm512_castsi128_si512(_mm_cvtepu8_epi16(_mm_cvtsi64_si128(static_cast<long long>(sc))));
         const __m128i m8 = _mm_cvtsi64_si128(static_cast<long long>(mn));
         p.mins = _mm256_cvtepu8_epi16(_mm_unpacklo_epi8(m8, m8));

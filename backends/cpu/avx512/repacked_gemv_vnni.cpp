@@ -72,10 +72,8 @@ inline __m512i scaleIndex(int k)
 // Σ min·bsum as 4 (`mins`).
 inline __m512i rowSums(const BlockQ4_K& x, const Activations& a, const __m512i* index, __m128i& mins)
 {
-    alignas(8) uint8_t sc[8], mn[8];
-    scalesMinsK4(x.scales, sc, mn);
-    uint64_t sc64;
-    std::memcpy(&sc64, sc, 8);
+    uint64_t sc64, mn64;
+    unpackScalesMinsK4(x.scales, sc64, mn64);
     const __m512i scales = _mm512_cvtepu8_epi32(_mm_cvtsi64_si128(static_cast<long long>(sc64)));
     const __m512i mask = _mm512_set1_epi8(0x0f);
     __m512i acc = _mm512_setzero_si512();
@@ -88,8 +86,6 @@ inline __m512i rowSums(const BlockQ4_K& x, const Activations& a, const __m512i* 
         acc = _mm512_add_epi32(acc, _mm512_mullo_epi32(pLo, _mm512_permutexvar_epi32(index[2 * half], scales)));
         acc = _mm512_add_epi32(acc, _mm512_mullo_epi32(pHi, _mm512_permutexvar_epi32(index[2 * half + 1], scales)));
     }
-    uint64_t mn64;
-    std::memcpy(&mn64, mn, 8);
     mins = _mm_madd_epi16(_mm_cvtepu8_epi16(_mm_cvtsi64_si128(static_cast<long long>(mn64))),
                           _mm256_castsi256_si128(a.bsum32));
     return acc;

@@ -199,7 +199,7 @@ struct Q4_K {
     static void decode(const Block& x, DecodedK& out)
     {
         uint8_t sc[8], mn[8];
-        scalesMinsK4(x.scales, sc, mn);
+        unpackScalesMinsK4(x.scales, sc, mn);
         for (int j = 0; j < 8; ++j)
             out.sc[j] = sc[j];
         // Pair i is the two 16-groups of sub-block i.

@@ -40,20 +40,6 @@ inline int8x16x2_t shiftMask(const uint8_t* p, int shift, uint8_t mask)
             vreinterpretq_s8_u8(vandq_u8(vshlq_u8(raw.val[1], s), m))};
 }
 
-inline void unpackK4(const uint8_t* packed, uint8_t* scales, uint8_t* mins)
-{
-    uint32_t u[3];
-    std::memcpy(u, packed, 12);
-    const uint32_t sc0 = u[0] & 0x3f3f3f3f;
-    const uint32_t mn0 = u[1] & 0x3f3f3f3f;
-    const uint32_t sc1 = (u[2] & 0x0f0f0f0f) | (((u[0] >> 6) & 0x03030303) << 4);
-    const uint32_t mn1 = ((u[2] >> 4) & 0x0f0f0f0f) | (((u[1] >> 6) & 0x03030303) << 4);
-    std::memcpy(scales, &sc0, 4);
-    std::memcpy(scales + 4, &sc1, 4);
-    std::memcpy(mins, &mn0, 4);
-    std::memcpy(mins + 4, &mn1, 4);
-}
-
 // Lane l = v[2l]·b[2l] + v[2l+1]·b[2l+1] over 16 int16 factors and the
 // activations' 16 bsums.
 inline I32x8 pairProducts(const int16_t* v, const BlockQ8_K& y)
@@ -121,7 +107,7 @@ struct Q4_K : Format {
     struct Prep {
         uint8_t sc[8], mn[8];
     };
-    static void prepare(const Block& b, Prep& p) { unpackK4(b.scales, p.sc, p.mn); }
+    static void prepare(const Block& b, Prep& p) { unpackScalesMinsK4(b.scales, p.sc, p.mn); }
     static int8x16x2_t quants(const Block& b, int k) { return shiftMask(b.qs + 32 * (k / 2), 4 * (k % 2), 0x0f); }
     static int scale(const Prep& p, int k, int) { return p.sc[k]; }
     // Lane m = Σ_{j = 2m, 2m+1} min_j · (bsums[2j] + bsums[2j+1]).
@@ -138,7 +124,7 @@ struct Q5_K : Format {
     using Block = BlockQ5_K;
     static constexpr Mins kMins = Mins::Sum;
     using Prep = Q4_K::Prep;
-    static void prepare(const Block& b, Prep& p) { unpackK4(b.scales, p.sc, p.mn); }
+    static void prepare(const Block& b, Prep& p) { unpackScalesMinsK4(b.scales, p.sc, p.mn); }
     static int8x16x2_t quants(const Block& b, int k)
     {
         const int8x16x2_t low = shiftMask(b.qs + 32 * (k / 2), 4 * (k % 2), 0x0f);
