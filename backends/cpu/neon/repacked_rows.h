@@ -12,9 +12,11 @@
 #if defined(__aarch64__) || defined(_M_ARM64)
 
 #include "cpu/neon/simd_neon.h"
+#include "cpu/row_groups.h"
 
 #include <algorithm>
 #include <cstddef>
+#include <utility>
 
 namespace hearth::cpu::neon {
 namespace {
@@ -79,27 +81,14 @@ inline void storeRows(float* s, float32x4_t lanes, int live)
     std::copy(v, v + live, s);
 }
 
-// The tile driver of the repacked orders: `kernel(rows, live, a, nt, s)`
-// computes a group of 4 weight rows (rows[] past the end repeat the last
-// row; only the first `live` results are stored) against nt <= kTokenGroup
-// tokens, results at s[t·sStride + r].
+// The tile driver of the repacked orders (row_groups.h) with this ISA's
+// groups of 4 rows.
 template <class Kernel>
-void forRowGroups(int64_t rows, int64_t tokens, const void* wv, size_t wStride, const void* av, size_t aStride,
-                  float* s, size_t sStride, Kernel&& kernel)
+void forRowGroups(int64_t rows, int64_t tokens, const void* w, size_t wStride, const void* a, size_t aStride, float* s,
+                  size_t sStride, Kernel&& kernel)
 {
-    const auto* w = static_cast<const uint8_t*>(wv);
-    const auto* a = static_cast<const uint8_t*>(av);
-    for (int64_t t0 = 0; t0 < tokens; t0 += kTokenGroup) {
-        const int nt = static_cast<int>(std::min<int64_t>(kTokenGroup, tokens - t0));
-        for (int64_t r0 = 0; r0 < rows; r0 += kGroupRows) {
-            const int live = static_cast<int>(std::min<int64_t>(kGroupRows, rows - r0));
-            const uint8_t* rp[kGroupRows];
-            for (int r = 0; r < kGroupRows; ++r)
-                rp[r] = w + wStride * static_cast<size_t>(r0 + std::min(r, live - 1));
-            kernel(rp, live, a + aStride * static_cast<size_t>(t0), nt,
-                   s + sStride * static_cast<size_t>(t0) + static_cast<size_t>(r0));
-        }
-    }
+    walkRowGroups<kGroupRows, kTokenGroup>(rows, tokens, w, wStride, a, aStride, s, sStride,
+                                           std::forward<Kernel>(kernel));
 }
 
 } // namespace
