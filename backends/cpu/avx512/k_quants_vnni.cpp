@@ -14,11 +14,11 @@
 // format is handled as 16 sub-blocks of 16 (the 32-element ones repeat
 // their scale and min), which changes no integer.
 #include "cpu/avx2/k_quants_formats.h"
+#include "cpu/avx512/tokens_in_lanes.h"
 #include "cpu/kernels.h"
 
 #include <algorithm>
 #include <mutex>
-#include <vector>
 
 namespace hearth::cpu {
 
@@ -27,8 +27,6 @@ namespace hearth::cpu {
 namespace {
 
 using namespace avx2;
-
-constexpr int kTokens = 16; // tokens per packed block: the lanes of a zmm
 
 // One super-block of one weight row, decoded once and reused by every
 // token block.
@@ -42,9 +40,9 @@ struct Decoded {
 
 // One super-block of 16 tokens.
 struct Packed {
-    alignas(64) uint32_t q[QK_K / 4][kTokens]; // 4 activations per group and token
-    int32_t bsums[8][kTokens];                 // sub-block sums 2i (low 16 bits) and 2i+1 (high)
-    float d[kTokens];
+    alignas(64) uint32_t q[QK_K / 4][kLanes]; // 4 activations per group and token
+    int32_t bsums[8][kLanes];                 // sub-block sums 2i (low 16 bits) and 2i+1 (high)
+    float d[kLanes];
 };
 
 // Per format: the chunk decoder of k_quants_formats.h gives unsigned bytes
@@ -153,7 +151,7 @@ void decode(const typename F::Block& b, Decoded& out)
 // super-block b.
 void pack(const uint8_t* a, size_t aStride, int64_t t0, int count, int64_t b, Packed& out)
 {
-    for (int t = 0; t < kTokens; ++t) {
+    for (int t = 0; t < kLanes; ++t) {
         if (t >= count) {
             for (int g = 0; g < QK_K / 4; ++g)
                 out.q[g][t] = 0;
@@ -217,75 +215,38 @@ void rows16(const Decoded* const* rows, const Packed* packed, int64_t nb, __m512
     }
 }
 
-// Scratch that lives as long as the thread: no allocation once it has the
-// size of the largest batch.
-struct Scratch {
-    std::vector<Packed> packed;
-    std::vector<Decoded> decoded;
-};
-
-Scratch& scratch()
-{
-    thread_local Scratch s;
-    return s;
-}
-
 constexpr int kRowBlock = 16; // rows decoded at once and reused for every token block
 
 template <class F, bool kMin>
-void gemm(int64_t n, float* s, size_t sStride, const void* wv, size_t wStride, const void* av, size_t aStride,
+void gemm(int64_t n, float* s, size_t sStride, const void* w, size_t wStride, const void* a, size_t aStride,
           int64_t rows, int64_t tokens, GemmFn rowTiles)
 {
-    if (tokens < kTokens) {
-        rowTiles(n, s, sStride, wv, wStride, av, aStride, rows, tokens);
+    if (tokens < kLanes) {
+        rowTiles(n, s, sStride, w, wStride, a, aStride, rows, tokens);
         return;
     }
-    const auto* w = static_cast<const uint8_t*>(wv);
-    const auto* a = static_cast<const uint8_t*>(av);
-    const int64_t nb = n / QK_K;
-    const int64_t blocks = (tokens + kTokens - 1) / kTokens;
-    Scratch& sc = scratch();
-    if (sc.packed.size() < static_cast<size_t>(blocks * nb))
-        sc.packed.resize(static_cast<size_t>(blocks * nb));
-    if (sc.decoded.size() < static_cast<size_t>(kRowBlock * nb))
-        sc.decoded.resize(static_cast<size_t>(kRowBlock * nb));
-    for (int64_t tb = 0; tb < blocks; ++tb)
+    const auto decodeRow = [](const uint8_t* row, int64_t nb, Decoded* out) {
+        const auto* x = reinterpret_cast<const typename F::Block*>(row);
         for (int64_t b = 0; b < nb; ++b)
-            pack(a, aStride, tb * kTokens, static_cast<int>(std::min<int64_t>(kTokens, tokens - tb * kTokens)), b,
-                 sc.packed[static_cast<size_t>(tb * nb + b)]);
-    for (int64_t r0 = 0; r0 < rows; r0 += kRowBlock) {
-        const int count = static_cast<int>(std::min<int64_t>(kRowBlock, rows - r0));
-        const Decoded* rowPtr[kRowBlock];
-        for (int r = 0; r < count; ++r) {
-            const auto* blocks = reinterpret_cast<const typename F::Block*>(w + wStride * static_cast<size_t>(r0 + r));
-            Decoded* d = sc.decoded.data() + static_cast<size_t>(r) * static_cast<size_t>(nb);
-            for (int64_t b = 0; b < nb; ++b)
-                decode<F>(blocks[b], d[b]);
-            rowPtr[r] = d;
+            decode<F>(x[b], out[b]);
+    };
+    const auto tile = [&](const Decoded* const* rp, const Packed* p, int64_t nb, float* out, int live, int count) {
+        int r = 0;
+        for (; r + 4 <= live; r += 4) {
+            __m512 sum[4] = {_mm512_setzero_ps(), _mm512_setzero_ps(), _mm512_setzero_ps(), _mm512_setzero_ps()};
+            rows16<kMin, 4>(rp + r, p, nb, sum);
+            for (int i = 0; i < 4; ++i)
+                storeLanes(out, sStride, r + i, sum[i], count);
         }
-        for (int64_t tb = 0; tb < blocks; ++tb) {
-            const Packed* p = sc.packed.data() + tb * nb;
-            const int live = static_cast<int>(std::min<int64_t>(kTokens, tokens - tb * kTokens));
-            const auto store = [&](int r, __m512 v) {
-                alignas(64) float out[kTokens];
-                _mm512_store_ps(out, v);
-                for (int t = 0; t < live; ++t)
-                    s[sStride * static_cast<size_t>(tb * kTokens + t) + static_cast<size_t>(r0 + r)] = out[t];
-            };
-            int r = 0;
-            for (; r + 4 <= count; r += 4) {
-                __m512 sum[4] = {_mm512_setzero_ps(), _mm512_setzero_ps(), _mm512_setzero_ps(), _mm512_setzero_ps()};
-                rows16<kMin, 4>(rowPtr + r, p, nb, sum);
-                for (int i = 0; i < 4; ++i)
-                    store(r + i, sum[i]);
-            }
-            for (; r < count; ++r) {
-                __m512 sum[1] = {_mm512_setzero_ps()};
-                rows16<kMin, 1>(rowPtr + r, p, nb, sum);
-                store(r, sum[0]);
-            }
+        for (; r < live; ++r) {
+            __m512 sum[1] = {_mm512_setzero_ps()};
+            rows16<kMin, 1>(rp + r, p, nb, sum);
+            storeLanes(out, sStride, r, sum[0], count);
         }
-    }
+    };
+    tokensInLanes<Packed, Decoded, kRowBlock>(n / QK_K, s, sStride, static_cast<const uint8_t*>(w), wStride,
+                                              static_cast<const uint8_t*>(a), aStride, rows, tokens, pack, decodeRow,
+                                              tile);
 }
 
 // The row-tile gemm of the tiled order the table had for each type

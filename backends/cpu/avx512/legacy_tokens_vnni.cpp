@@ -15,12 +15,12 @@
 // so the integer comes out exactly Σ q(x)·q(y). Batches under 16 tokens,
 // and a last token block under 8, keep the row tiles of avx512/legacy.cpp.
 #include "cpu/avx2/simd_avx2.h"
+#include "cpu/avx512/tokens_in_lanes.h"
 #include "cpu/kernels.h"
 #include "quant/legacy.h"
 
 #include <algorithm>
 #include <mutex>
-#include <vector>
 
 namespace hearth::cpu {
 
@@ -29,8 +29,6 @@ namespace hearth::cpu {
 namespace {
 
 using namespace avx2;
-
-constexpr int kTokens = 16; // tokens per packed block: the lanes of a zmm
 
 // One block of one weight row, decoded once per gemm call and reused by
 // every token block.
@@ -42,9 +40,9 @@ struct Decoded {
 
 // One block of 16 tokens.
 struct Packed {
-    alignas(64) uint32_t q[8][kTokens]; // quants 4l..4l+3 + 128 of each token
-    float d[kTokens];
-    float s[kTokens]; // Q8_1's d · Σ quants (unused for Q8_0)
+    alignas(64) uint32_t q[8][kLanes]; // quants 4l..4l+3 + 128 of each token
+    float d[kLanes];
+    float s[kLanes]; // Q8_1's d · Σ quants (unused for Q8_0)
 };
 
 // Per format: the signed quants of a block and whether it has a minimum.
@@ -106,7 +104,7 @@ void decode(const typename T::Block& b, Decoded& out)
 template <class T>
 void pack(const uint8_t* a, size_t aStride, int64_t t0, int count, int64_t b, Packed& out)
 {
-    for (int t = 0; t < kTokens; ++t) {
+    for (int t = 0; t < kLanes; ++t) {
         if (t >= count) {
             for (auto& l : out.q)
                 l[t] = 0;
@@ -175,19 +173,6 @@ void rows16(const Decoded* const* rows, const Packed* packed, int64_t nb, __m512
     }
 }
 
-// Scratch that lives as long as the thread: no allocation once it has the
-// size of the largest batch.
-struct Scratch {
-    std::vector<Packed> packed;
-    std::vector<Decoded> decoded;
-};
-
-Scratch& scratch()
-{
-    thread_local Scratch s;
-    return s;
-}
-
 constexpr int kRowBlock = 12; // rows decoded at once and reused for every token block (both tiles divide it)
 
 template <class T>
@@ -196,50 +181,27 @@ void gemm16(int64_t n, float* s, size_t sStride, const uint8_t* w, size_t wStrid
 {
     // Rows per pass: 8 accumulators each, in 32 registers.
     constexpr int kRowTile = T::kMin ? 2 : 3;
-    const int64_t nb = n / 32;
-    const int64_t blocks = (tokens + kTokens - 1) / kTokens;
-    Scratch& sc = scratch();
-    if (sc.packed.size() < static_cast<size_t>(blocks * nb))
-        sc.packed.resize(static_cast<size_t>(blocks * nb));
-    if (sc.decoded.size() < static_cast<size_t>(kRowBlock * nb))
-        sc.decoded.resize(static_cast<size_t>(kRowBlock * nb));
-    for (int64_t tb = 0; tb < blocks; ++tb)
+    const auto decodeRow = [](const uint8_t* row, int64_t nb, Decoded* out) {
+        const auto* x = reinterpret_cast<const typename T::Block*>(row);
         for (int64_t b = 0; b < nb; ++b)
-            pack<T>(a, aStride, tb * kTokens, static_cast<int>(std::min<int64_t>(kTokens, tokens - tb * kTokens)), b,
-                    sc.packed[static_cast<size_t>(tb * nb + b)]);
-    for (int64_t r0 = 0; r0 < rows; r0 += kRowBlock) {
-        const int count = static_cast<int>(std::min<int64_t>(kRowBlock, rows - r0));
-        const Decoded* rowPtr[kRowBlock];
-        for (int r = 0; r < count; ++r) {
-            const auto* x = reinterpret_cast<const typename T::Block*>(w + wStride * static_cast<size_t>(r0 + r));
-            Decoded* d = sc.decoded.data() + static_cast<size_t>(r) * static_cast<size_t>(nb);
-            for (int64_t b = 0; b < nb; ++b)
-                decode<T>(x[b], d[b]);
-            rowPtr[r] = d;
+            decode<T>(x[b], out[b]);
+    };
+    const auto tile = [&](const Decoded* const* rp, const Packed* p, int64_t nb, float* out, int live, int count) {
+        int r = 0;
+        for (; r + kRowTile <= live; r += kRowTile) {
+            __m512 res[kRowTile];
+            rows16<T, kRowTile>(rp + r, p, nb, res);
+            for (int i = 0; i < kRowTile; ++i)
+                storeLanes(out, sStride, r + i, res[i], count);
         }
-        for (int64_t tb = 0; tb < blocks; ++tb) {
-            const Packed* p = sc.packed.data() + tb * nb;
-            const int live = static_cast<int>(std::min<int64_t>(kTokens, tokens - tb * kTokens));
-            const auto store = [&](int r, __m512 v) {
-                alignas(64) float out[kTokens];
-                _mm512_store_ps(out, v);
-                for (int t = 0; t < live; ++t)
-                    s[sStride * static_cast<size_t>(tb * kTokens + t) + static_cast<size_t>(r0 + r)] = out[t];
-            };
-            int r = 0;
-            for (; r + kRowTile <= count; r += kRowTile) {
-                __m512 out[kRowTile];
-                rows16<T, kRowTile>(rowPtr + r, p, nb, out);
-                for (int i = 0; i < kRowTile; ++i)
-                    store(r + i, out[i]);
-            }
-            for (; r < count; ++r) {
-                __m512 out[1];
-                rows16<T, 1>(rowPtr + r, p, nb, out);
-                store(r, out[0]);
-            }
+        for (; r < live; ++r) {
+            __m512 res[1];
+            rows16<T, 1>(rp + r, p, nb, res);
+            storeLanes(out, sStride, r, res[0], count);
         }
-    }
+    };
+    tokensInLanes<Packed, Decoded, kRowBlock>(n / 32, s, sStride, w, wStride, a, aStride, rows, tokens, pack<T>,
+                                              decodeRow, tile);
 }
 
 // The row tiles the table had for each type (avx512/legacy.cpp's), kept for
@@ -258,8 +220,8 @@ void gemm(int64_t n, float* s, size_t sStride, const void* wv, size_t wStride, c
           int64_t rows, int64_t tokens)
 {
     const GemmFn small = rowTiles<kType>();
-    const int64_t rest = tokens % kTokens;
-    const int64_t here = rest >= kTokens / 2 ? tokens : tokens - rest;
+    const int64_t rest = tokens % kLanes;
+    const int64_t here = rest >= kLanes / 2 ? tokens : tokens - rest;
     const auto* a = static_cast<const uint8_t*>(av);
     if (here > 0)
         gemm16<T>(n, s, sStride, static_cast<const uint8_t*>(wv), wStride, a, aStride, rows, here);

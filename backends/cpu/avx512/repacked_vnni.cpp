@@ -12,13 +12,13 @@
 // already (scaled per sub-block with an exact 32-bit multiply), and Q2_K's
 // 2-bit quants are multiplied by their 4-bit scale at decode (<= 45).
 #include "cpu/avx2/repacked_rows.h"
+#include "cpu/avx512/tokens_in_lanes.h"
 #include "cpu/kernels.h"
 #include "quant/iq4.h"
 #include "quant/k_quants.h"
 #include "quant/legacy.h"
 
 #include <mutex>
-#include <vector>
 
 namespace hearth::cpu {
 
@@ -27,31 +27,6 @@ namespace hearth::cpu {
 namespace {
 
 using namespace avx2;
-
-constexpr int kLanes = 16; // tokens per zmm
-
-// Per-thread scratch kept for the thread's life: sized once for the largest
-// batch, then no allocation.
-struct Scratch {
-    std::vector<uint8_t> packed;
-    std::vector<uint8_t> decoded;
-};
-
-Scratch& scratch()
-{
-    thread_local Scratch s;
-    return s;
-}
-
-template <class T>
-T* area(std::vector<uint8_t>& v, size_t count)
-{
-    const size_t bytes = count * sizeof(T) + 64;
-    if (v.size() < bytes)
-        v.resize(bytes);
-    const auto p = reinterpret_cast<uintptr_t>(v.data());
-    return reinterpret_cast<T*>((p + 63) & ~uintptr_t{63});
-}
 
 // ---- 32-element blocks (Q4_0, IQ4_NL) ----
 
@@ -294,43 +269,6 @@ void tileK(const DecodedK* const* rows, const PackedK* p, int64_t nb, __m512* ac
 
 constexpr int kRows = 8;  // rows decoded at once (32-element blocks: one tile)
 constexpr int kRowsK = 4; // rows per K-quant tile
-
-// The shape every driver shares: pack all token blocks, then for each group
-// of rows decode them once and run every token block past them.
-template <class Packed, class Decoded, int Group, class PackFn, class DecodeFn, class TileFn>
-void tokensInLanes(int64_t nb, float* s, size_t sStride, const uint8_t* w, size_t wStride, const uint8_t* a,
-                   size_t aStride, int64_t rows, int64_t tokens, PackFn pack, DecodeFn decode, TileFn tile)
-{
-    const int64_t blocks = (tokens + kLanes - 1) / kLanes;
-    Scratch& sc = scratch();
-    Packed* packed = area<Packed>(sc.packed, static_cast<size_t>(blocks * nb));
-    Decoded* decoded = area<Decoded>(sc.decoded, static_cast<size_t>(Group * nb));
-    for (int64_t tb = 0; tb < blocks; ++tb) {
-        const int count = static_cast<int>(std::min<int64_t>(kLanes, tokens - tb * kLanes));
-        for (int64_t b = 0; b < nb; ++b)
-            pack(a, aStride, tb * kLanes, count, b, packed[tb * nb + b]);
-    }
-    const size_t ahead = prefetchDistance(wStride, Group);
-    for (int64_t r0 = 0; r0 < rows; r0 += Group) {
-        const int live = static_cast<int>(std::min<int64_t>(Group, rows - r0));
-        const Decoded* rowPtr[Group];
-        for (int r = 0; r < Group; ++r) {
-            Decoded* d = decoded + static_cast<size_t>(r) * static_cast<size_t>(nb);
-            rowPtr[r] = d;
-            if (r >= live) {
-                rowPtr[r] = rowPtr[live - 1];
-                continue;
-            }
-            const uint8_t* row = w + wStride * static_cast<size_t>(r0 + r);
-            prefetchLines(row + ahead, wStride);
-            decode(row, nb, d);
-        }
-        for (int64_t tb = 0; tb < blocks; ++tb) {
-            const int count = static_cast<int>(std::min<int64_t>(kLanes, tokens - tb * kLanes));
-            tile(rowPtr, packed + tb * nb, nb, s + sStride * static_cast<size_t>(tb * kLanes) + r0, live, count);
-        }
-    }
-}
 
 // The tiles the table had before (the row groups), for batches under 16.
 template <GgmlType kType, int kOrder>
