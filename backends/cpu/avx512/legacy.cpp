@@ -145,9 +145,7 @@ inline __m512i offsetInit(__m512i y)
     }
 }
 
-// P row pairs × C tokens. rows = 2P, except that a lone last row (odd
-// count) is run with P = 1 and its high half discarded (`pairRows` = 1).
-// The first two f16 of a block as floats: d and, for the _1 formats, m
+// The first two f16 of a block, as bits: d and, for the _1 formats, m
 // (partners: d and s). Other formats give a meaningless second value that
 // is never used.
 template <class B>
@@ -158,12 +156,72 @@ inline uint32_t headOf(const B& b)
     return v;
 }
 
+// [dx_lo ×8 | dx_hi ×8] of a row pair's [dx_lo, dx_hi] (low lanes of dmx).
+inline __m512 spreadPair(__m128 dmx)
+{
+    const __m512i spread = _mm512_set_epi32(2, 2, 2, 2, 2, 2, 2, 2, 0, 0, 0, 0, 0, 0, 0, 0);
+    return _mm512_permutexvar_ps(spread, _mm512_castps128_ps512(dmx));
+}
+
+// One token's partner block, ready to multiply with row pairs.
+struct TokenBlock {
+    __m512i yq;   // its 32 quants in both halves
+    __m128 dmy;   // [dy, sy] (sy: the _1 formats)
+    __m512 dy;    // dy in every lane
+    __m512i init; // offsetInit
+};
+
+template <class T>
+inline TokenBlock tokenBlock(const typename T::Partner& y)
+{
+    TokenBlock t;
+    t.yq = _mm512_broadcast_i64x4(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(y.qs)));
+    t.dmy = _mm_cvtph_ps(_mm_set1_epi32(static_cast<int>(headOf(y))));
+    t.dy = _mm512_set1_ps(halfToFloat(y.d));
+    t.init = offsetInit<T>(t.yq);
+    return t;
+}
+
+// One block of a row pair (quants xq, [dx, mx] per row in dmx, dx spread in
+// dx) times a token's block, added to the pair's accumulators. Per block,
+// [dx, mx] times [dy, sy] gives both scales of the reference, d = dx·dy and
+// m·s, in one multiplication; the m·s terms of the _1 formats accumulate in
+// lanes 1 and 3 of `ext` in block order, as the reference's separate sum
+// does.
+template <class T>
+inline void multiply(__m512i xq, __m128 dmx, __m512 dx, const TokenBlock& y, __m512& acc, __m128& ext)
+{
+    __m512i lanes;
+    if constexpr (T::kOffset < 0)
+        lanes = dotS8S8(xq, y.yq);
+    else
+        lanes = dotU8S8(xq, y.yq, y.init);
+    if constexpr (T::kMin) {
+        const __m128 prod = _mm_mul_ps(dmx, y.dmy);
+        acc = _mm512_fmadd_ps(spreadPair(prod), _mm512_cvtepi32_ps(lanes), acc);
+        ext = _mm_add_ps(ext, prod);
+    } else {
+        acc = _mm512_fmadd_ps(_mm512_mul_ps(dx, y.dy), _mm512_cvtepi32_ps(lanes), acc);
+    }
+}
+
+// A row pair's results: the first `pairRows` rows to s[0], s[1].
+template <class T>
+inline void storePair(__m512 acc, __m128 ext, float* s, int pairRows)
+{
+    alignas(16) float e[4];
+    _mm_store_ps(e, ext);
+    for (int h = 0; h < pairRows; ++h) {
+        const __m256 half = h == 0 ? _mm512_castps512_ps256(acc) : _mm512_extractf32x8_ps(acc, 1);
+        float v = hsum8(half);
+        if constexpr (T::kMin)
+            v += e[2 * h + 1];
+        s[h] = v;
+    }
+}
+
 // P row pairs × C tokens. rows = 2P, except that a lone last row (odd
 // count) is run with P = 1 and its high half discarded (`pairRows` = 1).
-// Per block, [dx, mx] of a row pair times [dy, sy] of a token gives both
-// scales of the reference, d = dx·dy and m·s, in one multiplication; the
-// m·s terms of the _1 formats accumulate in lanes 1 and 3 of `ext` in block
-// order, as the reference's separate sum does.
 template <class T, int P, int C>
 void tile(int64_t nb, float* s, size_t sStride, const uint8_t* w, size_t wStride, const uint8_t* a, size_t aStride,
           int pairRows)
@@ -175,12 +233,11 @@ void tile(int64_t nb, float* s, size_t sStride, const uint8_t* w, size_t wStride
             acc[p][c] = _mm512_setzero_ps();
             ext[p][c] = _mm_setzero_ps();
         }
-    const __m512i spread = _mm512_set_epi32(2, 2, 2, 2, 2, 2, 2, 2, 0, 0, 0, 0, 0, 0, 0, 0);
     const size_t ahead = prefetchDistance(wStride, 2 * P);
     for (int64_t b = 0; b < nb; ++b) {
         __m512i xq[P];
         __m128 dmx[P];
-        __m512 dx[P]; // [dx_lo ×8 | dx_hi ×8], for the formats without m
+        __m512 dx[P];
         for (int p = 0; p < P; ++p) {
             const auto& lo = blockAt<T>(w, wStride, 2 * p, b);
             const auto& hi = blockAt<T>(w, wStride, pairRows == 2 ? 2 * p + 1 : 2 * p, b);
@@ -189,44 +246,18 @@ void tile(int64_t nb, float* s, size_t sStride, const uint8_t* w, size_t wStride
             xq[p] = join(T::quants(lo), T::quants(hi));
             const __m128i heads = _mm_set_epi32(0, 0, static_cast<int>(headOf(hi)), static_cast<int>(headOf(lo)));
             dmx[p] = _mm_cvtph_ps(heads);
-            dx[p] = _mm512_permutexvar_ps(spread, _mm512_castps128_ps512(dmx[p]));
+            dx[p] = spreadPair(dmx[p]);
         }
         for (int c = 0; c < C; ++c) {
-            const auto& y = partnerAt<T>(a, aStride, c, b);
-            const __m512i yq = _mm512_broadcast_i64x4(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(y.qs)));
-            const __m128 dmy = _mm_cvtph_ps(_mm_set1_epi32(static_cast<int>(headOf(y))));
-            const __m512 dy = _mm512_set1_ps(halfToFloat(y.d));
-            const __m512i init = offsetInit<T>(yq);
-            for (int p = 0; p < P; ++p) {
-                __m512i lanes;
-                if constexpr (T::kOffset < 0)
-                    lanes = dotS8S8(xq[p], yq);
-                else
-                    lanes = dotU8S8(xq[p], yq, init);
-                if constexpr (T::kMin) {
-                    const __m128 prod = _mm_mul_ps(dmx[p], dmy);
-                    const __m512 d = _mm512_permutexvar_ps(spread, _mm512_castps128_ps512(prod));
-                    acc[p][c] = _mm512_fmadd_ps(d, _mm512_cvtepi32_ps(lanes), acc[p][c]);
-                    ext[p][c] = _mm_add_ps(ext[p][c], prod);
-                } else {
-                    acc[p][c] = _mm512_fmadd_ps(_mm512_mul_ps(dx[p], dy), _mm512_cvtepi32_ps(lanes), acc[p][c]);
-                }
-            }
+            const TokenBlock y = tokenBlock<T>(partnerAt<T>(a, aStride, c, b));
+            for (int p = 0; p < P; ++p)
+                multiply<T>(xq[p], dmx[p], dx[p], y, acc[p][c], ext[p][c]);
         }
     }
-    for (int p = 0; p < P; ++p) {
-        for (int c = 0; c < C; ++c) {
-            alignas(16) float e[4];
-            _mm_store_ps(e, ext[p][c]);
-            for (int h = 0; h < pairRows; ++h) {
-                const __m256 half = h == 0 ? _mm512_castps512_ps256(acc[p][c]) : _mm512_extractf32x8_ps(acc[p][c], 1);
-                float v = hsum8(half);
-                if constexpr (T::kMin)
-                    v += e[2 * h + 1];
-                s[sStride * static_cast<size_t>(c) + static_cast<size_t>(2 * p + h)] = v;
-            }
-        }
-    }
+    for (int p = 0; p < P; ++p)
+        for (int c = 0; c < C; ++c)
+            storePair<T>(acc[p][c], ext[p][c], s + sStride * static_cast<size_t>(c) + static_cast<size_t>(2 * p),
+                         pairRows);
 }
 
 // One token against P row pairs, software-pipelined: block b + 1 of every
@@ -245,7 +276,6 @@ void stream(int64_t nb, float* s, const uint8_t* w, size_t wStride, const uint8_
         acc[p] = _mm512_setzero_ps();
         ext[p] = _mm_setzero_ps();
     }
-    const __m512i spread = _mm512_set_epi32(2, 2, 2, 2, 2, 2, 2, 2, 0, 0, 0, 0, 0, 0, 0, 0);
     const size_t ahead = prefetchDistance(wStride, 2 * P);
     __m512i xq[P];
     __m128i heads[P];
@@ -269,40 +299,14 @@ void stream(int64_t nb, float* s, const uint8_t* w, size_t wStride, const uint8_
         }
         if (b + 1 < nb)
             load(b + 1);
-        const auto& y = partnerAt<T>(a, 0, 0, b);
-        const __m512i yq = _mm512_broadcast_i64x4(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(y.qs)));
-        const __m128 dmy = _mm_cvtph_ps(_mm_set1_epi32(static_cast<int>(headOf(y))));
-        const __m512 dy = _mm512_set1_ps(halfToFloat(y.d));
-        const __m512i init = offsetInit<T>(yq);
+        const TokenBlock y = tokenBlock<T>(partnerAt<T>(a, 0, 0, b));
         for (int p = 0; p < P; ++p) {
-            __m512i lanes;
-            if constexpr (T::kOffset < 0)
-                lanes = dotS8S8(q[p], yq);
-            else
-                lanes = dotU8S8(q[p], yq, init);
             const __m128 dmx = _mm_cvtph_ps(h[p]);
-            if constexpr (T::kMin) {
-                const __m128 prod = _mm_mul_ps(dmx, dmy);
-                const __m512 d = _mm512_permutexvar_ps(spread, _mm512_castps128_ps512(prod));
-                acc[p] = _mm512_fmadd_ps(d, _mm512_cvtepi32_ps(lanes), acc[p]);
-                ext[p] = _mm_add_ps(ext[p], prod);
-            } else {
-                const __m512 dx = _mm512_permutexvar_ps(spread, _mm512_castps128_ps512(dmx));
-                acc[p] = _mm512_fmadd_ps(_mm512_mul_ps(dx, dy), _mm512_cvtepi32_ps(lanes), acc[p]);
-            }
+            multiply<T>(q[p], dmx, spreadPair(dmx), y, acc[p], ext[p]);
         }
     }
-    for (int p = 0; p < P; ++p) {
-        alignas(16) float e[4];
-        _mm_store_ps(e, ext[p]);
-        for (int h = 0; h < 2; ++h) {
-            const __m256 half = h == 0 ? _mm512_castps512_ps256(acc[p]) : _mm512_extractf32x8_ps(acc[p], 1);
-            float v = hsum8(half);
-            if constexpr (T::kMin)
-                v += e[2 * h + 1];
-            s[2 * p + h] = v;
-        }
-    }
+    for (int p = 0; p < P; ++p)
+        storePair<T>(acc[p], ext[p], s + 2 * p, 2);
 }
 
 template <class T>
