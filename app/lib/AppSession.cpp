@@ -1,4 +1,5 @@
 #include "AppSession.h"
+#include "ModelPaths.h"
 
 #include "chat/ChatController.h"
 #include "conversations/ConversationListModel.h"
@@ -27,10 +28,7 @@ QString AppSession::defaultDataDir()
     if (!env.isEmpty())
         return QDir::cleanPath(env);
 #if defined(Q_OS_LINUX) || defined(Q_OS_FREEBSD)
-    QString base = qEnvironmentVariable("XDG_DATA_HOME");
-    if (base.isEmpty())
-        base = QDir::homePath() + QStringLiteral("/.local/share");
-    return QDir::cleanPath(base + QStringLiteral("/hearth"));
+    return QDir::cleanPath(ModelPaths::xdgDataHome() + QStringLiteral("/hearth"));
 #else
     return QStandardPaths::writableLocation(QStandardPaths::AppLocalDataLocation);
 #endif

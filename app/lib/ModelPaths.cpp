@@ -12,10 +12,7 @@ QString defaultModelsDir()
     if (!env.isEmpty())
         return QDir::cleanPath(env);
 #if defined(Q_OS_LINUX) || defined(Q_OS_FREEBSD)
-    QString base = qEnvironmentVariable("XDG_DATA_HOME");
-    if (base.isEmpty())
-        base = QDir::homePath() + QStringLiteral("/.local/share");
-    return QDir::cleanPath(base + QStringLiteral("/hearth/models"));
+    return QDir::cleanPath(xdgDataHome() + QStringLiteral("/hearth/models"));
 #else
     return QDir::cleanPath(QStandardPaths::writableLocation(QStandardPaths::GenericDataLocation) +
                            QStringLiteral("/Hearth/models"));
@@ -31,6 +28,12 @@ QString defaultModelPath()
 {
     const QString path = defaultModelsDir() + QLatin1Char('/') + defaultModelFileName();
     return QFileInfo::exists(path) ? path : QString();
+}
+
+QString xdgDataHome()
+{
+    const QString base = qEnvironmentVariable("XDG_DATA_HOME");
+    return base.isEmpty() ? QDir::homePath() + QStringLiteral("/.local/share") : base;
 }
 
 } // namespace ModelPaths

@@ -13,5 +13,8 @@ QString defaultModelsDir();
 QString defaultModelFileName();
 // Full path of the default model if it exists, else an empty string.
 QString defaultModelPath();
+// $XDG_DATA_HOME, or ~/.local/share when it is unset: the base of Hearth's
+// data and models folders on Linux and FreeBSD.
+QString xdgDataHome();
 
 } // namespace ModelPaths
