@@ -45,9 +45,14 @@ Automation::Automation(AppSession* session, QQuickWindow* window, Options option
         emitEvent(QStringLiteral("reply-text"), {{"id", id}, {"chars", chars}});
     });
     connect(chat, &ChatController::replyFinished, this, [this](qint64) {
-        emitEvent(QStringLiteral("reply-finished"), lastMessage());
-        if (!m_options.send.isEmpty())
-            finish();
+        // With --send the event waits in finish() for the model's hash, so
+        // the provenance it reports is the one stored once hashing is done.
+        if (m_options.send.isEmpty()) {
+            emitEvent(QStringLiteral("reply-finished"), lastMessage());
+            return;
+        }
+        m_replyFinished = true;
+        finish();
     });
 }
 
@@ -141,6 +146,8 @@ void Automation::finish()
         if (loader->busy() || (loader->loaded() && loader->sha256().isEmpty()))
             return;
         wait->deleteLater();
+        if (m_replyFinished)
+            emitEvent(QStringLiteral("reply-finished"), lastMessage());
         screenshotThenQuit();
     });
     wait->start();

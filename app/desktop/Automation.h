@@ -43,4 +43,5 @@ private:
     Options m_options;
     bool m_sent = false;
     bool m_finishing = false;
+    bool m_replyFinished = false; // the --send reply, reported by finish()
 };
