@@ -91,27 +91,14 @@ inline __m512i rowSums(const BlockQ4_K& x, const Activations& a, const __m512i* 
     return acc;
 }
 
-// v[r] (8 int32 each) → lane r = Σ of v[r].
-inline __m256i sumRows8(const __m256i* v)
+// p[r] (4 int32 partials of row r) → lane r = Σ of p[r], through
+// reduceRows8's layout (row g low, row 4 + g high).
+inline __m256i sumRows(const __m128i* p)
 {
-    const __m256i a01 = _mm256_hadd_epi32(v[0], v[1]);
-    const __m256i a23 = _mm256_hadd_epi32(v[2], v[3]);
-    const __m256i a45 = _mm256_hadd_epi32(v[4], v[5]);
-    const __m256i a67 = _mm256_hadd_epi32(v[6], v[7]);
-    const __m256i b0 = _mm256_hadd_epi32(a01, a23); // rows 0..3 | rows 0..3
-    const __m256i b1 = _mm256_hadd_epi32(a45, a67); // rows 4..7 | rows 4..7
-    return _mm256_add_epi32(_mm256_permute2x128_si256(b0, b1, 0x20), _mm256_permute2x128_si256(b0, b1, 0x31));
-}
-
-// m[r] (4 int32 each) → lane r = Σ of m[r].
-inline __m256i sumRows8x4(const __m128i* m)
-{
-    __m256i v[4];
-    for (int i = 0; i < 4; ++i)
-        v[i] = _mm256_inserti128_si256(_mm256_castsi128_si256(m[i]), m[4 + i], 1); // rows i | 4 + i
-    const __m256i a = _mm256_hadd_epi32(v[0], v[1]);                               // [r0 r0 r1 r1 | r4 r4 r5 r5]
-    const __m256i b = _mm256_hadd_epi32(v[2], v[3]);                               // [r2 r2 r3 r3 | r6 r6 r7 r7]
-    return _mm256_hadd_epi32(a, b);                                                // [r0 r1 r2 r3 | r4 r5 r6 r7]
+    __m256i z[4];
+    for (int g = 0; g < 4; ++g)
+        z[g] = _mm256_inserti128_si256(_mm256_castsi128_si256(p[g]), p[4 + g], 1);
+    return reduceRows8(z);
 }
 
 // 8 rows (rows[] past the end repeat the last one) × nt tokens.
@@ -129,17 +116,17 @@ void group(int64_t nb, const uint8_t* const* rows, int live, size_t ahead, const
                 prefetchGroup<BlockQ4_K>(rows, b, ahead);
             Activations act;
             prepare(y[b], act);
-            __m256i sums[kGroupRows];
-            __m128i mins[kGroupRows];
+            __m128i sums[kGroupRows], mins[kGroupRows];
             for (int r = 0; r < kGroupRows; ++r) {
                 const __m512i acc = rowSums(reinterpret_cast<const BlockQ4_K*>(rows[r])[b], act, index, mins[r]);
-                sums[r] = _mm256_add_epi32(_mm512_castsi512_si256(acc), _mm512_extracti64x4_epi64(acc, 1));
+                const __m256i half = _mm256_add_epi32(_mm512_castsi512_si256(acc), _mm512_extracti64x4_epi64(acc, 1));
+                sums[r] = _mm_add_epi32(_mm256_castsi256_si128(half), _mm256_extracti128_si256(half, 1));
             }
             const __m256 dy = _mm256_set1_ps(act.d);
             const __m256 d = _mm256_mul_ps(halfPerRow<BlockQ4_K>(rows, b, offsetof(BlockQ4_K, d)), dy);
             const __m256 dmin = _mm256_mul_ps(halfPerRow<BlockQ4_K>(rows, b, offsetof(BlockQ4_K, dmin)), dy);
-            accD = _mm256_fmadd_ps(_mm256_cvtepi32_ps(sumRows8(sums)), d, accD);
-            accM = _mm256_fmadd_ps(_mm256_cvtepi32_ps(sumRows8x4(mins)), dmin, accM);
+            accD = _mm256_fmadd_ps(_mm256_cvtepi32_ps(sumRows(sums)), d, accD);
+            accM = _mm256_fmadd_ps(_mm256_cvtepi32_ps(sumRows(mins)), dmin, accM);
         }
         storeRows(s + sStride * static_cast<size_t>(t), _mm256_sub_ps(accD, accM), live);
     }
