@@ -7,6 +7,7 @@
 #include "util/system_memory.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdlib>
 #include <new>
 #include <string>
@@ -128,25 +129,31 @@ bool CpuBackend::execute(const OpList& ops, const ExecuteOptions& options)
                         std::string(typeTraits(op.src[0].type).name) + ")");
     }
     reserveWork(workBytes(ops));
-    std::atomic<bool> stopped{false};
+    // Thread 0 decides after each op whether to stop and records the index of
+    // that op before the op's last barrier; every thread compares the record
+    // with the op it has just passed. A thread that reads the record late
+    // (thread 0 already ran on and stopped at a later op) sees an index past
+    // its own and goes on to meet thread 0 at that later op's barrier, so all
+    // threads leave after the same op and none waits at a barrier alone.
+    constexpr size_t kRunning = SIZE_MAX;
+    std::atomic<size_t> stopAfter{kRunning};
     m_pool->run([&](int ith, int nth) {
         ExecContext ctx{ith, nth, m_work, m_workBytes};
-        for (const Op& op : ops.ops) {
+        for (size_t i = 0; i < ops.ops.size(); ++i) {
+            const Op& op = ops.ops[i];
             const int phases = opPhases(op);
             for (int phase = 0; phase < phases; ++phase) {
                 runOp(op, phase, ctx);
-                // Thread 0 publishes the abort flag before the barrier, so
-                // every thread sees the same value after it and all stop at
-                // the same op.
                 if (phase == phases - 1 && ith == 0 && options.abort && options.abort->load(std::memory_order_relaxed))
-                    stopped.store(true, std::memory_order_relaxed);
+                    stopAfter.store(i, std::memory_order_relaxed);
                 m_pool->barrier();
             }
-            if (stopped.load(std::memory_order_relaxed))
+            if (stopAfter.load(std::memory_order_relaxed) <= i)
                 break;
         }
     });
-    return !stopped.load();
+    const bool stopped = stopAfter.load() != kRunning;
+    return !stopped;
 }
 
 } // namespace hearth::cpu
