@@ -43,13 +43,36 @@ TestCase {
         tryVerify(() => !TestEnv.session.chat.generating, 15000, "the reply finishes")
     }
 
-    // After an action that starts a reply in place of `previous`. On a
-    // loaded machine the whole fake reply can stream between two polls, so
-    // "generating" may never be seen true: a changed text shows just as well
-    // that a reply started.
-    function waitForNewReply(previous) {
-        tryVerify(() => TestEnv.session.chat.generating || TestEnv.lastMessageText() !== previous, 10000,
-                  "a new reply starts")
+    // The controller's own events: a reply that starts, streams and ends
+    // between two polls of `generating` is still counted.
+    SignalSpy {
+        id: replyStarted
+
+        target: TestEnv.session.chat
+        signalName: "replyStarted"
+    }
+    SignalSpy {
+        id: replyFinished
+
+        target: TestEnv.session.chat
+        signalName: "replyFinished"
+    }
+
+    SignalSpy {
+        id: textShown
+
+        target: TestEnv.session.chat
+        signalName: "textShown"
+    }
+
+    // Runs `action`, which must start a new reply, and waits until that reply
+    // has finished.
+    function expectNewReply(action) {
+        const started = replyStarted.count
+        const finished = replyFinished.count
+        action()
+        tryVerify(() => replyStarted.count > started, 10000, "a new reply starts")
+        tryVerify(() => replyFinished.count > finished, 15000, "the new reply finishes")
         waitForReply()
     }
 
@@ -71,17 +94,17 @@ TestCase {
         loadModel()
         const view = createTemporaryObject(viewComponent, testCase)
         const list = findChild(view, "messageList")
+        const batchesBefore = textShown.count
         const input = send(view, "Hello, how do I measure speed?")
         tryCompare(list, "count", 2)
         compare(input.text, "", "the box is emptied")
         verify(findChild(view, "stopButton").visible, "Send became Stop")
-        let seen = 0
-        tryVerify(() => {
-            seen = Math.max(seen, TestEnv.lastMessageText().length)
-            return seen > 0 && TestEnv.session.chat.generating
-        }, 5000, "text arrives while generating")
         waitForReply()
-        verify(TestEnv.lastMessageText().length > seen, "more text arrived after the first batch")
+        // Streamed: the text arrived in several batches, the first shorter
+        // than the whole (counted from the controller's events, not polled).
+        verify(textShown.count - batchesBefore >= 2, "several batches: " + (textShown.count - batchesBefore))
+        verify(textShown.signalArguments[batchesBefore][1] < TestEnv.lastMessageText().length,
+               "more text arrived after the first batch")
         const details = findChild(list.itemAtIndex(1), "detailsLabel")
         tryVerify(() => details.text.indexOf("seed") >= 0)
         verify(details.text.indexOf("F32") >= 0, "provenance shows the quant: " + details.text)
@@ -142,8 +165,7 @@ TestCase {
         const first = TestEnv.lastMessageText()
         const regenerate = findChild(list.itemAtIndex(1), "regenerateButton")
         tryVerify(() => regenerate.visible && regenerate.enabled)
-        mouseClick(regenerate)
-        waitForNewReply(first)
+        expectNewReply(() => mouseClick(regenerate))
         compare(list.count, 2, "the reply was replaced, not added")
         verify(TestEnv.lastMessageText() !== first, "a new seed gives a new reply")
     }
@@ -163,9 +185,7 @@ TestCase {
         tryVerify(() => area.visible)
         compare(area.text, "Original question")
         area.text = "Edited question"
-        const before = TestEnv.lastMessageText()
-        mouseClick(findChild(view, "resendButton"))
-        waitForNewReply(before)
+        expectNewReply(() => mouseClick(findChild(view, "resendButton")))
         compare(list.count, 2)
         compare(TestEnv.session.chat.messages.textOf(list.itemAtIndex(0).messageId), "Edited question")
     }
