@@ -11,6 +11,7 @@ void out(const QString& text);          // to stdout, as is
 void outLine(const QString& text);      // to stdout, with a newline
 void errLine(const QString& text);      // to stderr, with a newline
 void outBytes(const std::string& utf8); // raw bytes to stdout
+bool stderrIsTerminal();                // for progress lines that rewrite themselves
 
 // Parses a subcommand's arguments. On --help prints help and returns 0 in
 // `exitCode`; on an error prints it and returns 2. Returns true when the

@@ -24,3 +24,4 @@ int runRun(const QStringList& args);        // RunCommand.cpp
 int runChat(const QStringList& args);       // ChatCommand.cpp
 int runPerplexity(const QStringList& args); // PerplexityCommand.cpp
 int runBench(const QStringList& args);      // BenchCommand.cpp
+int runConvert(const QStringList& args);    // ConvertCommand.cpp

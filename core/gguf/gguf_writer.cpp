@@ -6,6 +6,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <unordered_set>
 
 namespace hearth::gguf {
@@ -52,10 +53,13 @@ struct Writer::Impl {
         std::vector<int64_t> ne;
         std::span<const uint8_t> data;
         std::vector<uint8_t> owned; // when copied
+        bool streamed = false;      // bytes come from write()'s producer
+        uint64_t bytes = 0;
     };
 
     uint32_t version;
     uint64_t alignment = kDefaultAlignment;
+    bool replaceExisting = false;
     std::vector<Entry> metadata;
     std::unordered_set<std::string> keys;
     std::vector<Tensor> tensors;
@@ -66,8 +70,18 @@ struct Writer::Impl {
     {
         if (key.empty())
             fail("metadata keys must not be empty");
-        if (!keys.emplace(key).second)
-            fail("duplicate metadata key '" + std::string(key) + "'");
+        if (!keys.emplace(key).second) {
+            if (!replaceExisting)
+                fail("duplicate metadata key '" + std::string(key) + "'");
+            for (Entry& old : metadata) {
+                if (old.key == key) {
+                    old.bytes.clear();
+                    putString(old.bytes, key);
+                    put<uint32_t>(old.bytes, static_cast<uint32_t>(type));
+                    return old.bytes;
+                }
+            }
+        }
         Entry& e = metadata.emplace_back();
         e.key = std::string(key);
         putString(e.bytes, key);
@@ -75,8 +89,43 @@ struct Writer::Impl {
         return e.bytes;
     }
 
+    // Validates and appends a tensor without data. Throws on any mistake.
+    // dataSize: the bytes a caller hands over (checked), or nullopt.
+    Tensor& declare(std::string_view name, GgmlType type, std::span<const int64_t> ne, std::optional<size_t> dataSize);
     std::string header() const;
 };
+
+Writer::Impl::Tensor& Writer::Impl::declare(std::string_view name, GgmlType type, std::span<const int64_t> ne,
+                                            std::optional<size_t> dataSize)
+{
+    const std::string what = "tensor '" + std::string(name) + "': ";
+    const TypeTraits* traits = findTypeTraits(static_cast<uint32_t>(type));
+    if (!traits)
+        fail(what + "unknown type id " + std::to_string(static_cast<uint32_t>(type)));
+    if (ne.empty() || ne.size() > 4)
+        fail(what + std::to_string(ne.size()) + " dimensions (1 to 4 are allowed)");
+    uint64_t rows = 1;
+    for (size_t d = 0; d < ne.size(); ++d) {
+        if (ne[d] < 0)
+            fail(what + "ne[" + std::to_string(d) + "] is negative");
+        if (d > 0)
+            rows *= static_cast<uint64_t>(ne[d]);
+    }
+    if (ne[0] % traits->blockSize != 0)
+        fail(what + "ne[0] = " + std::to_string(ne[0]) + " is not a multiple of the " + std::string(traits->name) +
+             " block size " + std::to_string(traits->blockSize));
+    const uint64_t expected = rowBytes(type, ne[0]) * rows;
+    if (dataSize && *dataSize != expected)
+        fail(what + std::to_string(*dataSize) + " bytes of data, expected " + std::to_string(expected));
+    if (!tensorNames.emplace(name).second)
+        fail("duplicate tensor name '" + std::string(name) + "'");
+    Tensor& t = tensors.emplace_back();
+    t.name = std::string(name);
+    t.type = type;
+    t.ne.assign(ne.begin(), ne.end());
+    t.bytes = expected;
+    return t;
+}
 
 Writer::Writer(uint32_t version) : m_impl(std::make_unique<Impl>())
 {
@@ -199,37 +248,43 @@ void Writer::addTensorView(std::string_view name, GgmlType type, std::span<const
 void Writer::addTensorImpl(std::string_view name, GgmlType type, std::span<const int64_t> ne,
                            std::span<const uint8_t> data, bool copy)
 {
-    const std::string what = "tensor '" + std::string(name) + "': ";
-    const TypeTraits* traits = findTypeTraits(static_cast<uint32_t>(type));
-    if (!traits)
-        fail(what + "unknown type id " + std::to_string(static_cast<uint32_t>(type)));
-    if (ne.empty() || ne.size() > 4)
-        fail(what + std::to_string(ne.size()) + " dimensions (1 to 4 are allowed)");
-    uint64_t rows = 1;
-    for (size_t d = 0; d < ne.size(); ++d) {
-        if (ne[d] < 0)
-            fail(what + "ne[" + std::to_string(d) + "] is negative");
-        if (d > 0)
-            rows *= static_cast<uint64_t>(ne[d]);
-    }
-    if (ne[0] % traits->blockSize != 0)
-        fail(what + "ne[0] = " + std::to_string(ne[0]) + " is not a multiple of the " + std::string(traits->name) +
-             " block size " + std::to_string(traits->blockSize));
-    const uint64_t expected = rowBytes(type, ne[0]) * rows;
-    if (data.size() != expected)
-        fail(what + std::to_string(data.size()) + " bytes of data, expected " + std::to_string(expected));
-    if (!m_impl->tensorNames.emplace(name).second)
-        fail("duplicate tensor name '" + std::string(name) + "'");
-    Impl::Tensor& t = m_impl->tensors.emplace_back();
-    t.name = std::string(name);
-    t.type = type;
-    t.ne.assign(ne.begin(), ne.end());
+    Impl::Tensor& t = m_impl->declare(name, type, ne, data.size());
     if (copy) {
         t.owned.assign(data.begin(), data.end());
         t.data = t.owned;
     } else {
         t.data = data;
     }
+}
+
+void Writer::addTensorInfo(std::string_view name, GgmlType type, std::span<const int64_t> ne)
+{
+    m_impl->declare(name, type, ne, std::nullopt).streamed = true;
+}
+
+void Writer::setReplaceExisting(bool on)
+{
+    m_impl->replaceExisting = on;
+}
+
+void Writer::removeKey(std::string_view key)
+{
+    auto& md = m_impl->metadata;
+    const auto it = std::find_if(md.begin(), md.end(), [&](const Impl::Entry& e) { return e.key == key; });
+    if (it == md.end())
+        return;
+    md.erase(it);
+    m_impl->keys.erase(std::string(key));
+}
+
+bool Writer::hasKey(std::string_view key) const
+{
+    return m_impl->keys.count(std::string(key)) != 0;
+}
+
+size_t Writer::tensorBytes(size_t index) const
+{
+    return static_cast<size_t>(m_impl->tensors.at(index).bytes);
 }
 
 uint64_t Writer::alignment() const
@@ -264,7 +319,7 @@ std::string Writer::Impl::header() const
             put<int64_t>(out, n);
         put<uint32_t>(out, static_cast<uint32_t>(t.type));
         put<uint64_t>(out, offset);
-        offset += padTo(t.data.size(), alignment);
+        offset += padTo(t.bytes, alignment);
     }
     out.resize(padTo(out.size(), alignment), '\0');
     return out;
@@ -281,41 +336,85 @@ std::vector<uint8_t> Writer::bytes() const
     const std::string head = m_impl->header();
     std::vector<uint8_t> out(head.begin(), head.end());
     for (const Impl::Tensor& t : m_impl->tensors) {
+        if (t.streamed)
+            fail("tensor '" + t.name + "' has no data (declared with addTensorInfo): use write(path, produce)");
         out.insert(out.end(), t.data.begin(), t.data.end());
         out.resize(padTo(out.size(), m_impl->alignment), 0);
     }
     return out;
 }
 
-// Writes to PATH.tmp and renames, so a failed write never leaves a
-// half-written file under the final name.
 void Writer::write(const std::string& path) const
 {
-    const std::string tmp = path + ".tmp";
+    write(path, [](size_t index, TensorSink&) {
+        fail("tensor " + std::to_string(index) +
+             " has no data (declared with addTensorInfo): use write(path, produce)");
+    });
+}
+
+namespace {
+
+// Counts what a producer writes and hands it to the file.
+class FileSink final : public Writer::TensorSink {
+public:
+    explicit FileSink(std::ofstream& out) : m_out(out) {}
+    void write(const void* data, size_t bytes) override
     {
+        m_out.write(static_cast<const char*>(data), static_cast<std::streamsize>(bytes));
+        m_written += bytes;
+    }
+    uint64_t written() const { return m_written; }
+
+private:
+    std::ofstream& m_out;
+    uint64_t m_written = 0;
+};
+
+} // namespace
+
+// Writes to PATH.tmp and renames, so a failed write never leaves a
+// half-written file under the final name.
+void Writer::write(const std::string& path, const TensorProducer& produce) const
+{
+    const std::string tmp = path + ".tmp";
+    const auto discard = [&] {
+        std::error_code ec;
+        std::filesystem::remove(tmp, ec);
+    };
+    try {
         std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
         if (!out)
             throw Error(path + ": cannot create the file");
         const std::string head = m_impl->header();
         out.write(head.data(), static_cast<std::streamsize>(head.size()));
         const std::string zeros(m_impl->alignment, '\0');
-        for (const Impl::Tensor& t : m_impl->tensors) {
-            out.write(reinterpret_cast<const char*>(t.data.data()), static_cast<std::streamsize>(t.data.size()));
-            const uint64_t pad = padTo(t.data.size(), m_impl->alignment) - t.data.size();
-            out.write(zeros.data(), static_cast<std::streamsize>(pad));
+        for (size_t i = 0; i < m_impl->tensors.size(); ++i) {
+            const Impl::Tensor& t = m_impl->tensors[i];
+            if (t.streamed) {
+                FileSink sink(out);
+                produce(i, sink);
+                if (sink.written() != t.bytes)
+                    fail("tensor '" + t.name + "': the producer wrote " + std::to_string(sink.written()) +
+                         " bytes, expected " + std::to_string(t.bytes));
+            } else {
+                out.write(reinterpret_cast<const char*>(t.data.data()), static_cast<std::streamsize>(t.data.size()));
+            }
+            out.write(zeros.data(), static_cast<std::streamsize>(padTo(t.bytes, m_impl->alignment) - t.bytes));
+            if (!out)
+                throw Error(path + ": writing failed (disk full?)");
         }
         out.flush();
-        if (!out) {
-            out.close();
-            std::error_code ec;
-            std::filesystem::remove(tmp, ec);
+        if (!out)
             throw Error(path + ": writing failed (disk full?)");
-        }
+        out.close();
+        std::error_code ec;
+        std::filesystem::rename(tmp, path, ec);
+        if (ec)
+            throw Error(path + ": cannot rename " + tmp + " into place: " + ec.message());
+    } catch (...) {
+        discard();
+        throw;
     }
-    std::error_code ec;
-    std::filesystem::rename(tmp, path, ec);
-    if (ec)
-        throw Error(path + ": cannot rename " + tmp + " into place: " + ec.message());
 }
 
 Writer copyOf(const File& file)

@@ -13,6 +13,9 @@
 // Ownership: addTensor() copies the data; addTensorView() only points at it,
 // and the memory must stay valid until write()/bytes() have run (for
 // copying tensors out of a mapped File without reading them into RAM).
+// addTensorInfo() declares a tensor whose bytes a producer hands to write()
+// later, one tensor at a time (converters and the quantizer stream a model
+// through bounded memory this way).
 // Not thread-safe; one thread builds and writes a Writer.
 #pragma once
 
@@ -20,6 +23,7 @@
 #include "quant/types.h"
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <span>
 #include <string>
@@ -73,6 +77,18 @@ public:
     void addTensor(std::string_view name, GgmlType type, std::span<const int64_t> ne, std::span<const uint8_t> data);
     void addTensorView(std::string_view name, GgmlType type, std::span<const int64_t> ne,
                        std::span<const uint8_t> data);
+    // A tensor whose data write(path, produce) asks `produce` for.
+    void addTensorInfo(std::string_view name, GgmlType type, std::span<const int64_t> ne);
+
+    // When on, adding a key that exists replaces its value where it stands
+    // (as the gguf package's GGUFWriter does); when off (the default) a
+    // duplicate key is an error.
+    void setReplaceExisting(bool on);
+
+    // Removes a metadata key if present (a later add appends it at the end,
+    // as llama.cpp's gguf_set_val does).
+    void removeKey(std::string_view key);
+    bool hasKey(std::string_view key) const;
 
     uint64_t alignment() const;
     size_t metadataCount() const;
@@ -82,6 +98,24 @@ public:
     // throws hearth::Error naming the path when it cannot be written.
     std::vector<uint8_t> bytes() const;
     void write(const std::string& path) const;
+
+    // Receives the bytes of one tensor, in order, from a producer.
+    class TensorSink {
+    public:
+        virtual void write(const void* data, size_t bytes) = 0;
+
+    protected:
+        ~TensorSink() = default;
+    };
+    // Called once per tensor declared by addTensorInfo(), in order, with its
+    // index among all tensors; it must write exactly that tensor's bytes.
+    using TensorProducer = std::function<void(size_t index, TensorSink& sink)>;
+    // Streams the file to PATH.tmp and renames it into place; on any failure
+    // (an exception from `produce` included, e.g. hearth::Cancelled) the
+    // temporary file is removed and nothing exists under `path`.
+    void write(const std::string& path, const TensorProducer& produce) const;
+    // Bytes of tensor `index`'s data (without padding).
+    size_t tensorBytes(size_t index) const;
     // Everything before the data section (magic, metadata, tensor infos,
     // padding): what a reader parses.
     std::vector<uint8_t> headerBytes() const;

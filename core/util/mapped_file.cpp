@@ -89,6 +89,14 @@ size_t MappedFile::residentBytes(size_t, size_t) const
     return 0;
 }
 
+void MappedFile::evict(size_t offset, size_t length) const
+{
+    if (!m_data || m_borrowed || offset >= m_size)
+        return;
+    // Unlocked pages of a view leave the working set.
+    VirtualUnlock(const_cast<uint8_t*>(m_data + offset), std::min(length, m_size - offset));
+}
+
 #else
 
 MappedFile::MappedFile(const std::string& path) : m_path(path)
@@ -136,6 +144,17 @@ void MappedFile::prefetch(size_t offset, size_t length) const
     const size_t begin = offset / page * page;
     const size_t end = std::min(m_size, offset + length);
     ::madvise(const_cast<uint8_t*>(m_data + begin), end - begin, MADV_WILLNEED);
+}
+
+void MappedFile::evict(size_t offset, size_t length) const
+{
+    if (!m_data || m_borrowed || offset >= m_size)
+        return;
+    const size_t page = static_cast<size_t>(::sysconf(_SC_PAGESIZE));
+    const size_t begin = (offset + page - 1) / page * page; // whole pages only
+    const size_t end = std::min(m_size, offset + length) / page * page;
+    if (end > begin)
+        ::madvise(const_cast<uint8_t*>(m_data + begin), end - begin, MADV_DONTNEED);
 }
 
 size_t MappedFile::residentBytes(size_t offset, size_t length) const

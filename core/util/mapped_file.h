@@ -34,6 +34,11 @@ public:
 
     // Hints the OS that [offset, offset+length) will be read soon.
     void prefetch(size_t offset, size_t length) const;
+    // Tells the OS this process is done with the whole pages inside
+    // [offset, offset+length): they leave its resident set (the file's page
+    // cache keeps them). Streaming tools call it so that reading a 7B model
+    // once does not grow the process to the model's size. Best effort.
+    void evict(size_t offset, size_t length) const;
     // Bytes of the mapping that are resident in RAM now (best effort; 0 where
     // the platform cannot tell), whole pages counted.
     size_t residentBytes() const { return residentBytes(0, m_size); }

@@ -55,19 +55,28 @@ std::string sourceDir()
     return HEARTH_SOURCE_DIR;
 }
 
+std::string cacheDir()
+{
+    if (std::string cache = env("HEARTH_CACHE_DIR"); !cache.empty())
+        return cache;
+    const std::string xdg = env("XDG_CACHE_HOME");
+    return (xdg.empty() ? env("HOME") + "/.cache" : xdg) + "/hearth";
+}
+
+std::string hfSourceDir(const std::string& name)
+{
+    const fs::path p = fs::path(cacheDir()) / "hf" / name;
+    std::error_code ec;
+    return fs::is_regular_file(p / ".hearth-source", ec) ? p.string() : std::string();
+}
+
 std::string toolPython()
 {
     if (const std::string p = env("HEARTH_PYTHON"); !p.empty())
         return p;
     std::string venv = env("HEARTH_VENV");
-    if (venv.empty()) {
-        std::string cache = env("HEARTH_CACHE_DIR");
-        if (cache.empty()) {
-            const std::string xdg = env("XDG_CACHE_HOME");
-            cache = (xdg.empty() ? env("HOME") + "/.cache" : xdg) + "/hearth";
-        }
-        venv = cache + "/venv";
-    }
+    if (venv.empty())
+        venv = cacheDir() + "/venv";
 #ifdef _WIN32
     const fs::path py = fs::path(venv) / "Scripts" / "python.exe";
 #else

@@ -19,6 +19,11 @@ std::string gemma3Path();  // gemma-3-270m-q4_k_m.gguf
 std::string testdataDir();
 // The repository root.
 std::string sourceDir();
+// $HEARTH_CACHE_DIR, else $XDG_CACHE_HOME/hearth, else ~/.cache/hearth.
+std::string cacheDir();
+// A Hugging Face model folder that scripts/setup fetched (scripts/sources.lock),
+// e.g. "all-MiniLM-L6-v2"; "" if it is not there.
+std::string hfSourceDir(const std::string& name);
 // The tooling Python (numpy + gguf, made by scripts/setup): $HEARTH_PYTHON,
 // else $HEARTH_VENV/bin/python, else the venv under the cache dir, else
 // "python3" from PATH.
@@ -32,6 +37,8 @@ std::string dataDir(const std::string& area);
 inline constexpr const char* kModelsMissing = "real models not found: run scripts/setup (or set HEARTH_MODELS_DIR)";
 inline constexpr const char* kPythonMissing =
     "tooling Python with numpy + gguf not found: run scripts/setup (or set HEARTH_PYTHON)";
+inline constexpr const char* kSourceMissing =
+    "Hugging Face model folder not found: run scripts/setup (scripts/sources.lock)";
 inline constexpr const char* kTestdataMissing = "../shared/testdata not found (set HEARTH_TESTDATA_DIR)";
 
 } // namespace testsupport
