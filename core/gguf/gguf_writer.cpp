@@ -1,6 +1,7 @@
 #include "gguf/gguf_writer.h"
 
 #include "util/error.h"
+#include "util/utf8_path.h"
 
 #include <algorithm>
 #include <cstring>
@@ -293,7 +294,7 @@ void Writer::write(const std::string& path) const
 {
     const std::string tmp = path + ".tmp";
     {
-        std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+        std::ofstream out(pathFromUtf8(tmp), std::ios::binary | std::ios::trunc);
         if (!out)
             throw Error(path + ": cannot create the file");
         const std::string head = m_impl->header();
@@ -308,12 +309,12 @@ void Writer::write(const std::string& path) const
         if (!out) {
             out.close();
             std::error_code ec;
-            std::filesystem::remove(tmp, ec);
+            std::filesystem::remove(pathFromUtf8(tmp), ec);
             throw Error(path + ": writing failed (disk full?)");
         }
     }
     std::error_code ec;
-    std::filesystem::rename(tmp, path, ec);
+    std::filesystem::rename(pathFromUtf8(tmp), pathFromUtf8(path), ec);
     if (ec)
         throw Error(path + ": cannot rename " + tmp + " into place: " + ec.message());
 }
