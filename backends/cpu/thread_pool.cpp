@@ -1,5 +1,7 @@
 #include "cpu/thread_pool.h"
 
+#include "cpu/affinity.h"
+
 #if defined(__x86_64__) || defined(_M_X64)
 #include <immintrin.h>
 #define HEARTH_PAUSE() _mm_pause()
@@ -17,11 +19,14 @@ namespace {
 constexpr int kSpinIterations = 2000;
 } // namespace
 
-ThreadPool::ThreadPool(int threads) : m_threads(threads < 1 ? 1 : threads)
+ThreadPool::ThreadPool(int threads, bool pin) : m_threads(threads < 1 ? 1 : threads), m_pin(pin)
 {
+    const std::vector<int> cpus = pin ? allowedCpus() : std::vector<int>{};
     m_workers.reserve(static_cast<size_t>(m_threads - 1));
-    for (int i = 1; i < m_threads; ++i)
-        m_workers.emplace_back([this, i] { workerLoop(i); });
+    for (int i = 1; i < m_threads; ++i) {
+        const int cpu = pin ? cpus[static_cast<size_t>(i) % cpus.size()] : -1;
+        m_workers.emplace_back([this, i, cpu] { workerLoop(i, cpu); });
+    }
 }
 
 ThreadPool::~ThreadPool()
@@ -74,8 +79,10 @@ void ThreadPool::barrier()
     waitWhile(m_barrierPhase, phase);
 }
 
-void ThreadPool::workerLoop(int ith)
+void ThreadPool::workerLoop(int ith, int cpu)
 {
+    if (cpu >= 0)
+        pinCurrentThread(cpu); // best effort: an unpinned worker computes the same
     uint32_t seen = 0;
     for (;;) {
         waitWhile(m_generation, seen);
