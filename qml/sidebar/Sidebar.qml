@@ -45,7 +45,7 @@ Pane {
             }
             ToolButton {
                 objectName: "aboutButton"
-                text: "ⓘ"
+                text: "?"
                 ToolTip.visible: hovered
                 ToolTip.text: qsTr("About %1 (F1)").arg(AppInfo.name)
                 Accessible.name: qsTr("About %1").arg(AppInfo.name)
