@@ -69,6 +69,10 @@ ApplicationWindow {
         onActivated: modelPicker.open()
     }
     Shortcut {
+        sequence: "F1"
+        onActivated: aboutDialog.open()
+    }
+    Shortcut {
         sequence: "Ctrl+,"
         onActivated: settingsPanel.visible ? settingsPanel.close() : settingsPanel.open()
     }
@@ -83,6 +87,7 @@ ApplicationWindow {
             SplitView.preferredWidth: 270
             SplitView.minimumWidth: 200
             SplitView.maximumWidth: 420
+            onAboutRequested: aboutDialog.open()
         }
 
         ChatView {
@@ -112,6 +117,13 @@ ApplicationWindow {
         loader: window.session.loader
         width: Math.min(420, window.width * 0.45)
         height: window.height
+    }
+
+    AboutDialog {
+        id: aboutDialog
+
+        anchors.centerIn: parent
+        width: Math.min(440, window.width - 80)
     }
 
     DropOverlay {

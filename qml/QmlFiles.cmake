@@ -10,6 +10,7 @@ set(HEARTH_QML_FILES
     chat/MarkdownBlock.qml
     chat/MessageDelegate.qml
     chat/TextBlock.qml
+    common/AboutDialog.qml
     common/Banner.qml
     common/DropOverlay.qml
     common/Meter.qml

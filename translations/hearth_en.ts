@@ -2,6 +2,29 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="en">
     <context>
+        <name>AboutDialog</name>
+        <message>
+            <source>Version %1</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Chat with language models that run on your own computer</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Qt %1 · CPU: %2</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>MIT License</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Close</source>
+            <translation type="unfinished" />
+        </message>
+    </context>
+    <context>
         <name>Banner</name>
         <message>
             <source>Dismiss</source>
@@ -746,6 +769,14 @@
         </message>
         <message>
             <source>Nothing found</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>About %1 (F1)</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>About %1</source>
             <translation type="unfinished" />
         </message>
     </context>

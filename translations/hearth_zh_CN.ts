@@ -2,6 +2,29 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
     <context>
+        <name>AboutDialog</name>
+        <message>
+            <source>Version %1</source>
+            <translation>版本 %1</translation>
+        </message>
+        <message>
+            <source>Chat with language models that run on your own computer</source>
+            <translation>与在你自己的电脑上运行的语言模型聊天</translation>
+        </message>
+        <message>
+            <source>Qt %1 · CPU: %2</source>
+            <translation>Qt %1 · CPU：%2</translation>
+        </message>
+        <message>
+            <source>MIT License</source>
+            <translation>MIT 许可证</translation>
+        </message>
+        <message>
+            <source>Close</source>
+            <translation>关闭</translation>
+        </message>
+    </context>
+    <context>
         <name>Banner</name>
         <message>
             <source>Dismiss</source>
@@ -743,6 +766,14 @@
         <message>
             <source>Nothing found</source>
             <translation>没有找到</translation>
+        </message>
+        <message>
+            <source>About %1 (F1)</source>
+            <translation>关于 %1（F1）</translation>
+        </message>
+        <message>
+            <source>About %1</source>
+            <translation>关于 %1</translation>
         </message>
     </context>
 </TS>

@@ -8,6 +8,7 @@
 #include "AppSession.h"
 #include "Automation.h"
 #include "engine/EngineFactory.h"
+#include "ui/BundlePaths.h"
 #include "ui/RenderBackend.h"
 #include "ui/Translations.h"
 
@@ -124,6 +125,11 @@ int main(int argc, char* argv[])
     AppSession session(options);
 
     QQmlApplicationEngine engine;
+    // Qt's QML modules as a deployed bundle carries them (the Hearth module
+    // itself is compiled in), ahead of Qt's installed ones.
+    const QStringList bundled = BundlePaths::besideExecutable(QStringLiteral("qml"));
+    for (auto it = bundled.crbegin(); it != bundled.crend(); ++it)
+        engine.addImportPath(*it);
     QObject::connect(
         &engine, &QQmlApplicationEngine::objectCreationFailed, &app, [] { QCoreApplication::exit(1); },
         Qt::QueuedConnection);

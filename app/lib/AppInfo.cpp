@@ -21,3 +21,13 @@ QString AppInfo::cpuFeatures()
 {
     return QString::fromStdString(hearth::cpu::describeCpu());
 }
+
+QString AppInfo::homepage()
+{
+    return QStringLiteral("https://github.com/hearth-app/hearth");
+}
+
+QString AppInfo::qtVersion()
+{
+    return QString::fromLatin1(qVersion());
+}

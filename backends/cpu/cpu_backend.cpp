@@ -1,5 +1,6 @@
 #include "cpu/cpu_backend.h"
 
+#include "cpu/affinity.h"
 #include "cpu/cpu_features.h"
 #include "cpu/kernels.h"
 #include "cpu/ops.h"
@@ -45,11 +46,12 @@ private:
 
 int defaultThreadCount()
 {
-    const unsigned n = std::thread::hardware_concurrency();
-    return n == 0 ? 1 : static_cast<int>(n);
+    return static_cast<int>(allowedCpus().size());
 }
 
-CpuBackend::CpuBackend(int threads) : m_pool(std::make_unique<ThreadPool>(threads > 0 ? threads : defaultThreadCount()))
+CpuBackend::CpuBackend(int threads, bool pinThreads)
+    : m_pinThreads(pinThreads)
+    , m_pool(std::make_unique<ThreadPool>(threads > 0 ? threads : defaultThreadCount(), pinThreads))
 {
     for (auto& a : m_allocated)
         a.store(0);
@@ -74,7 +76,7 @@ void CpuBackend::setThreads(int n)
     if (n == m_pool->size())
         return;
     m_pool.reset();
-    m_pool = std::make_unique<ThreadPool>(n);
+    m_pool = std::make_unique<ThreadPool>(n, m_pinThreads);
     describe();
 }
 

@@ -17,8 +17,9 @@ namespace hearth::cpu {
 
 class CpuBackend final : public Backend {
 public:
-    // threads <= 0: one per physical core the OS reports (at least 1).
-    explicit CpuBackend(int threads = 0);
+    // threads <= 0: one per processor this process may use (at least 1).
+    // pinThreads: each worker stays on one processor (see ThreadPool).
+    explicit CpuBackend(int threads = 0, bool pinThreads = false);
     ~CpuBackend() override;
 
     const DeviceInfo& device() const override { return m_device; }
@@ -37,6 +38,8 @@ public:
 private:
     void describe();
 
+    bool m_pinThreads;
+
     DeviceInfo m_device;
     std::unique_ptr<ThreadPool> m_pool;
     std::vector<uint8_t> m_workStorage; // 64-byte aligned area inside
@@ -45,7 +48,8 @@ private:
     std::array<std::atomic<size_t>, kBufferUsageCount> m_allocated{};
 };
 
-// Default thread count: hardware threads, at least 1.
+// Default thread count: the processors this process may run on
+// (cpu/affinity.h), at least 1.
 int defaultThreadCount();
 
 } // namespace hearth::cpu

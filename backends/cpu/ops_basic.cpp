@@ -3,6 +3,7 @@
 // ggml's CPU ops so that results match llama.cpp's closely.
 #include "cpu/kernels.h"
 #include "cpu/ops.h"
+#include "util/fma.h"
 #include "util/half.h"
 
 #include <array>
@@ -40,7 +41,7 @@ const std::array<uint16_t, 65536>& geluTable()
         constexpr float kSqrt2OverPi = 0.79788456080286535587989211986876f;
         for (uint32_t i = 0; i < 65536; ++i) {
             const float x = f16ToF32(static_cast<uint16_t>(i));
-            const float g = 0.5f * x * (1.0f + std::tanh(kSqrt2OverPi * x * std::fma(0.044715f * x, x, 1.0f)));
+            const float g = 0.5f * x * (1.0f + std::tanh(kSqrt2OverPi * x * fusedMultiplyAdd(0.044715f * x, x, 1.0f)));
             t[i] = f32ToF16(g);
         }
         return t;

@@ -4,6 +4,7 @@
 // cached K rows by a position delta (context shift), in their stored type.
 #include "cpu/kernels.h"
 #include "cpu/ops.h"
+#include "util/fma.h"
 
 #include <algorithm>
 #include <cmath>
@@ -68,16 +69,16 @@ void rotate(const RopeParams& p, const float* cache, const float* src, float* ds
     if (p.mode == RopeMode::Normal) {
         for (int64_t i0 = 0; i0 < n; i0 += 2) {
             const float x0 = src[i0], x1 = src[i0 + 1];
-            dst[i0] = std::fma(x0, cache[i0], -(x1 * cache[i0 + 1]));
-            dst[i0 + 1] = std::fma(x0, cache[i0 + 1], x1 * cache[i0]);
+            dst[i0] = fusedMultiplyAdd(x0, cache[i0], -(x1 * cache[i0 + 1]));
+            dst[i0 + 1] = fusedMultiplyAdd(x0, cache[i0 + 1], x1 * cache[i0]);
         }
     } else {
         const int64_t half = n / 2;
         for (int64_t i0 = 0; i0 < n; i0 += 2) {
             const int64_t i = i0 / 2;
             const float x0 = src[i], x1 = src[i + half];
-            dst[i] = std::fma(x0, cache[i0], -(x1 * cache[i0 + 1]));
-            dst[i + half] = std::fma(x0, cache[i0 + 1], x1 * cache[i0]);
+            dst[i] = fusedMultiplyAdd(x0, cache[i0], -(x1 * cache[i0 + 1]));
+            dst[i + half] = fusedMultiplyAdd(x0, cache[i0 + 1], x1 * cache[i0]);
         }
     }
     if (dst != src)

@@ -4,6 +4,11 @@
 // briefly and then sleep on an atomic wait, so a pool costs nothing while no
 // model runs, and back-to-back runs (one per token) do not pay a wake-up.
 //
+// With `pin`, worker i stays on allowed processor i (cpu/affinity.h), so the
+// OS does not move a worker away from the cache it warmed; the caller
+// (thread 0) is left where it is, since its affinity is not the pool's to
+// change.
+//
 // Thread-safety: run() may be called by one thread at a time.
 #pragma once
 
@@ -19,12 +24,13 @@ class ThreadPool {
 public:
     using Job = std::function<void(int ith, int nth)>;
 
-    explicit ThreadPool(int threads);
+    explicit ThreadPool(int threads, bool pin = false);
     ~ThreadPool();
     ThreadPool(const ThreadPool&) = delete;
     ThreadPool& operator=(const ThreadPool&) = delete;
 
     int size() const { return m_threads; }
+    bool pinned() const { return m_pin; }
 
     // Runs `job(ith, nth)` on every thread, the caller included, and returns
     // when every thread has returned from it.
@@ -36,10 +42,11 @@ public:
     void barrier();
 
 private:
-    void workerLoop(int ith);
+    void workerLoop(int ith, int cpu);
     static void waitWhile(const std::atomic<uint32_t>& value, uint32_t old);
 
     int m_threads;
+    bool m_pin;
     std::vector<std::thread> m_workers;
     const Job* m_job = nullptr;
     std::atomic<uint32_t> m_generation{0}; // bumped to start a job

@@ -1,6 +1,7 @@
 #include "gguf/gguf_writer.h"
 
 #include "util/error.h"
+#include "util/utf8_path.h"
 
 #include <algorithm>
 #include <cstring>
@@ -379,10 +380,10 @@ void Writer::write(const std::string& path, const TensorProducer& produce) const
     const std::string tmp = path + ".tmp";
     const auto discard = [&] {
         std::error_code ec;
-        std::filesystem::remove(tmp, ec);
+        std::filesystem::remove(pathFromUtf8(tmp), ec);
     };
     try {
-        std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+        std::ofstream out(pathFromUtf8(tmp), std::ios::binary | std::ios::trunc);
         if (!out)
             throw Error(path + ": cannot create the file");
         const std::string head = m_impl->header();
@@ -408,7 +409,7 @@ void Writer::write(const std::string& path, const TensorProducer& produce) const
             throw Error(path + ": writing failed (disk full?)");
         out.close();
         std::error_code ec;
-        std::filesystem::rename(tmp, path, ec);
+        std::filesystem::rename(pathFromUtf8(tmp), pathFromUtf8(path), ec);
         if (ec)
             throw Error(path + ": cannot rename " + tmp + " into place: " + ec.message());
     } catch (...) {

@@ -8,9 +8,15 @@
 #include <vector>
 
 #ifdef _WIN32
+#ifndef WIN32_LEAN_AND_MEAN
 #define WIN32_LEAN_AND_MEAN
+#endif
+#ifndef NOMINMAX // MinGW's C++ headers define it already
 #define NOMINMAX
+#endif
 #include <windows.h>
+// After windows.h: psapi.h needs its types.
+#include <psapi.h>
 #else
 #include <cerrno>
 #include <fcntl.h>
@@ -84,9 +90,36 @@ void MappedFile::prefetch(size_t offset, size_t length) const
     PrefetchVirtualMemory(GetCurrentProcess(), 1, &range, 0);
 }
 
-size_t MappedFile::residentBytes(size_t, size_t) const
+size_t MappedFile::residentBytes(size_t offset, size_t length) const
 {
-    return 0;
+    if (offset >= m_size)
+        return 0;
+    length = std::min(length, m_size - offset);
+    if (m_borrowed)
+        return length;
+    if (!m_data || length == 0)
+        return 0;
+    SYSTEM_INFO si;
+    GetSystemInfo(&si);
+    const size_t page = si.dwPageSize;
+    const uintptr_t first = reinterpret_cast<uintptr_t>(m_data + offset) / page * page;
+    const uintptr_t end = reinterpret_cast<uintptr_t>(m_data + offset + length);
+    // The working set is asked a batch of pages at a time: one entry each.
+    constexpr size_t kBatch = 4096;
+    std::vector<PSAPI_WORKING_SET_EX_INFORMATION> info(kBatch);
+    size_t resident = 0;
+    for (uintptr_t at = first; at < end;) {
+        size_t n = 0;
+        for (; n < kBatch && at < end; ++n, at += page) {
+            info[n] = {};
+            info[n].VirtualAddress = reinterpret_cast<void*>(at);
+        }
+        if (!QueryWorkingSetEx(GetCurrentProcess(), info.data(), static_cast<DWORD>(n * sizeof(info[0]))))
+            return 0;
+        for (size_t i = 0; i < n; ++i)
+            resident += info[i].VirtualAttributes.Valid ? page : 0;
+    }
+    return resident;
 }
 
 void MappedFile::evict(size_t offset, size_t length) const

@@ -1,9 +1,12 @@
 #include "util/system_memory.h"
 
 #if defined(_WIN32)
+#ifndef NOMINMAX // MinGW's C++ headers define it already
 #define NOMINMAX
-#include <psapi.h>
+#endif
 #include <windows.h>
+// After windows.h: psapi.h needs its types.
+#include <psapi.h>
 #elif defined(__APPLE__)
 #include <mach/mach.h>
 #include <sys/resource.h>

@@ -9,6 +9,8 @@ Pane {
 
     required property AppSession session
 
+    signal aboutRequested
+
     function focusSearch() {
         search.forceActiveFocus()
         search.selectAll()
@@ -40,6 +42,15 @@ Pane {
                 font.bold: true
                 Accessible.role: Accessible.Heading
                 Accessible.name: text
+            }
+            ToolButton {
+                objectName: "aboutButton"
+                text: "?"
+                ToolTip.visible: hovered
+                ToolTip.text: qsTr("About %1 (F1)").arg(AppInfo.name)
+                Accessible.name: qsTr("About %1").arg(AppInfo.name)
+                Accessible.role: Accessible.Button
+                onClicked: root.aboutRequested()
             }
         }
 

@@ -1,5 +1,8 @@
 #include "AppInfo.h"
 #include "ModelPaths.h"
+#include "ui/BundlePaths.h"
+
+#include <QDir>
 
 #include <QRegularExpression>
 #include <QTemporaryDir>
@@ -15,6 +18,28 @@ private slots:
     {
         QVERIFY(QRegularExpression(QStringLiteral("^\\d+\\.\\d+\\.\\d+$")).match(AppInfo::version()).hasMatch());
         QCOMPARE(AppInfo::name(), QStringLiteral("Hearth"));
+    }
+
+    // The layouts windeployqt, macdeployqt and a relocated Linux tree make,
+    // found from the executable's folder alone, most specific first.
+    void bundlePathsFollowTheExecutable()
+    {
+        QTemporaryDir root;
+        const QString exe = root.filePath(QStringLiteral("Hearth.app/Contents/MacOS"));
+        QVERIFY(QDir().mkpath(exe));
+        QVERIFY(BundlePaths::besideExecutable(exe, QStringLiteral("qml")).isEmpty());
+        QVERIFY(QDir().mkpath(root.filePath(QStringLiteral("Hearth.app/Contents/Resources/qml"))));
+        QCOMPARE(BundlePaths::besideExecutable(exe, QStringLiteral("qml")),
+                 QStringList{root.filePath(QStringLiteral("Hearth.app/Contents/Resources/qml"))});
+        QVERIFY(QDir().mkpath(exe + QStringLiteral("/qml")));
+        QCOMPARE(BundlePaths::besideExecutable(exe, QStringLiteral("qml")).value(0), exe + QStringLiteral("/qml"));
+
+        const QString bin = root.filePath(QStringLiteral("usr/bin"));
+        QVERIFY(QDir().mkpath(bin));
+        QVERIFY(QDir().mkpath(root.filePath(QStringLiteral("usr/share/hearth/translations"))));
+        QCOMPARE(BundlePaths::besideExecutable(bin, QStringLiteral("translations")),
+                 QStringList{root.filePath(QStringLiteral("usr/share/hearth/translations"))});
+        QVERIFY(BundlePaths::besideExecutable(bin, QStringLiteral("qml")).isEmpty());
     }
 
     void modelsDirFollowsEnvironment()

@@ -1,5 +1,7 @@
 #include "ui/Translations.h"
 
+#include "ui/BundlePaths.h"
+
 #include <QCoreApplication>
 #include <QDir>
 #include <QLibraryInfo>
@@ -16,8 +18,16 @@ bool install(QCoreApplication& app, const QLocale& locale)
         QCoreApplication::installTranslator(own);
     else
         delete own;
-    auto* qt = new QTranslator(&app); // standard dialogs' buttons
-    if (qt->load(locale, QStringLiteral("qt"), QStringLiteral("_"), QLibraryInfo::path(QLibraryInfo::TranslationsPath)))
+    // Qt's own (standard dialogs' buttons): shipped beside the executable
+    // in a bundle, else where Qt is installed.
+    QStringList qtDirs = BundlePaths::besideExecutable(QStringLiteral("translations"));
+    qtDirs.append(QLibraryInfo::path(QLibraryInfo::TranslationsPath));
+    auto* qt = new QTranslator(&app);
+    bool qtFound = false;
+    for (const QString& dir : qtDirs)
+        if ((qtFound = qt->load(locale, QStringLiteral("qt"), QStringLiteral("_"), dir)))
+            break;
+    if (qtFound)
         QCoreApplication::installTranslator(qt);
     else
         delete qt;

@@ -5,6 +5,7 @@
 #include "cpu/attention_lists.h"
 #include "cpu/kernels.h"
 #include "cpu/scalar/ggml_order.h"
+#include "util/fma.h"
 #include "util/half.h"
 
 #include <algorithm>
@@ -18,7 +19,7 @@ float dotF16x16(const uint16_t* k, const uint16_t* q, int64_t n)
 {
     float acc[16] = {};
     for (int64_t e = 0; e < n; ++e)
-        acc[e % 16] = std::fma(f16ToF32(k[e]), f16ToF32(q[e]), acc[e % 16]);
+        acc[e % 16] = fusedMultiplyAdd(f16ToF32(k[e]), f16ToF32(q[e]), acc[e % 16]);
     return order::reduce16(acc);
 }
 
@@ -39,7 +40,7 @@ float dotF16x64(const uint16_t* k, const uint16_t* q, int64_t n)
     float acc[64] = {};
     const int64_t vec = n & ~int64_t{63};
     for (int64_t e = 0; e < vec; ++e)
-        acc[e % 64] = std::fma(f16ToF32(k[e]), f16ToF32(q[e]), acc[e % 64]);
+        acc[e % 64] = fusedMultiplyAdd(f16ToF32(k[e]), f16ToF32(q[e]), acc[e % 64]);
     double sum = reduce64(acc);
     for (int64_t e = vec; e < n; ++e)
         sum += static_cast<double>(f16ToF32(k[e]) * f16ToF32(q[e]));
@@ -64,13 +65,13 @@ double softmaxExp(float* s, int64_t n, float max)
 void axpyF16(float* acc, const uint16_t* v, float p, int64_t n)
 {
     for (int64_t i = 0; i < n; ++i)
-        acc[i] = std::fma(f16ToF32(v[i]), p, acc[i]);
+        acc[i] = fusedMultiplyAdd(f16ToF32(v[i]), p, acc[i]);
 }
 
 void axpyF32(float* acc, const float* v, float p, int64_t n)
 {
     for (int64_t i = 0; i < n; ++i)
-        acc[i] = std::fma(v[i], p, acc[i]);
+        acc[i] = fusedMultiplyAdd(v[i], p, acc[i]);
 }
 
 void reduceLanes(const float* acc, int lanes, int64_t n, float* out)

@@ -12,6 +12,8 @@
 // kernels of issue 7 keep the same lane layout, so they stay exact too.
 #pragma once
 
+#include "util/fma.h"
+
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -40,13 +42,13 @@ inline float reduce16(const float* v)
 inline float expf(float x)
 {
     const float r = 0x1.8p23f;
-    const float z = std::fma(x, 0x1.715476p+0f, r);
+    const float z = fusedMultiplyAdd(x, 0x1.715476p+0f, r);
     const float n = z - r;
-    const float b = std::fma(-n, 0x1.7f7d1cp-20f, std::fma(-n, 0x1.62e4p-1f, x));
+    const float b = fusedMultiplyAdd(-n, 0x1.7f7d1cp-20f, fusedMultiplyAdd(-n, 0x1.62e4p-1f, x));
     const float u = b * b;
-    const float j =
-        std::fma(std::fma(std::fma(0x1.0e4020p-7f, b, 0x1.573e2ep-5f), u, std::fma(0x1.555e66p-3f, b, 0x1.fffdb6p-2f)),
-                 u, std::fma(0x1.ffffecp-1f, b, 1.0f));
+    const float j = fusedMultiplyAdd(fusedMultiplyAdd(fusedMultiplyAdd(0x1.0e4020p-7f, b, 0x1.573e2ep-5f), u,
+                                                      fusedMultiplyAdd(0x1.555e66p-3f, b, 0x1.fffdb6p-2f)),
+                                     u, fusedMultiplyAdd(0x1.ffffecp-1f, b, 1.0f));
     if (std::isnan(n))
         return n;
     if (std::fabs(n) > 192.0f)

@@ -22,6 +22,7 @@
 #include "cpu/kernels.h"
 #include "cpu/scalar/ggml_order.h"
 #include "cpu/scalar/k_blocks.h"
+#include "util/fma.h"
 #include "util/half.h"
 
 #include <cmath>
@@ -36,7 +37,7 @@ void addLanes(float* acc, float d, const kq::Unpacked& u, const BlockQ8_K& y, co
     int32_t lane[8];
     kq::lanes8(u, y.qs, lane);
     for (int l = 0; l < 8; ++l)
-        acc[l] = std::fma(d, static_cast<float>(lane[l] - (bias ? bias[l] : 0)), acc[l]);
+        acc[l] = fusedMultiplyAdd(d, static_cast<float>(lane[l] - (bias ? bias[l] : 0)), acc[l]);
 }
 
 template <typename Block>
@@ -64,7 +65,7 @@ void dotQ2_K(int64_t n, float* s, const void* w, const void* a)
         const float dmin = -(y[b].d * f16ToF32(x[b].dmin));
         for (int l = 0; l < 8; ++l) {
             const int32_t m = u.min[2 * l] * y[b].bsums[2 * l] + u.min[2 * l + 1] * y[b].bsums[2 * l + 1];
-            acc[l] = std::fma(dmin, static_cast<float>(m), acc[l]);
+            acc[l] = fusedMultiplyAdd(dmin, static_cast<float>(m), acc[l]);
         }
         addLanes(acc, y[b].d * f16ToF32(x[b].d), u, y[b]);
     }
@@ -96,7 +97,7 @@ void dotQ4_K(int64_t n, float* s, const void* w, const void* a)
         kq::unpack(x[b], u);
         const float dmin = -(y[b].d * f16ToF32(x[b].dmin));
         for (int m = 0; m < 4; ++m)
-            accMin[m] = std::fma(dmin, static_cast<float>(minPair(u, y[b], m)), accMin[m]);
+            accMin[m] = fusedMultiplyAdd(dmin, static_cast<float>(minPair(u, y[b], m)), accMin[m]);
         addLanes(acc, y[b].d * f16ToF32(x[b].d), u, y[b]);
     }
     *s = order::hsum8(acc) + ((accMin[0] + accMin[2]) + (accMin[1] + accMin[3]));
@@ -114,7 +115,7 @@ void dotQ5_K(int64_t n, float* s, const void* w, const void* a)
         int32_t mins = 0;
         for (int m = 0; m < 4; ++m)
             mins += minPair(u, y[b], m);
-        sumMins = std::fma(dmin, static_cast<float>(mins), sumMins);
+        sumMins = fusedMultiplyAdd(dmin, static_cast<float>(mins), sumMins);
         addLanes(acc, y[b].d * f16ToF32(x[b].d), u, y[b]);
     }
     *s = order::hsum8(acc) + sumMins;

@@ -14,6 +14,7 @@
 #include "cpu/kernels.h"
 #include "cpu/scalar/ggml_order.h"
 #include "quant/iq4.h"
+#include "util/fma.h"
 #include "util/half.h"
 
 #include <algorithm>
@@ -103,7 +104,7 @@ float laneDot(const Block* x, const Partner* y, int64_t blocks, QuantAt&& quant,
         laneSums(
             y[b].qs, [&](int e) { return quant(x[b], e); }, lanes);
         for (int l = 0; l < 8; ++l)
-            acc[l] = std::fma(d, lanes[l], acc[l]);
+            acc[l] = fusedMultiplyAdd(d, lanes[l], acc[l]);
     }
     return order::hsum8(acc) + extra;
 }
@@ -194,7 +195,7 @@ void dotIQ4_NL(int64_t n, float* s, const void* w, const void* a)
         laneSums(
             y[b].qs, [&](int e) { return value(x[b], e); }, lanes);
         for (int l = 0; l < 8; ++l)
-            acc[b % 2][l] = std::fma(d, lanes[l], acc[b % 2][l]);
+            acc[b % 2][l] = fusedMultiplyAdd(d, lanes[l], acc[b % 2][l]);
     }
     for (int l = 0; l < 8; ++l)
         acc[0][l] += acc[1][l];
@@ -204,7 +205,7 @@ void dotIQ4_NL(int64_t n, float* s, const void* w, const void* a)
         int isum = 0;
         for (int e = 0; e < QK4_NL; ++e)
             isum += value(x[b], e) * y[b].qs[e];
-        sum = std::fma(f16ToF32(y[b].d) * f16ToF32(x[b].d), static_cast<float>(isum), sum);
+        sum = fusedMultiplyAdd(f16ToF32(y[b].d) * f16ToF32(x[b].d), static_cast<float>(isum), sum);
     }
     *s = sum;
 }

@@ -20,6 +20,7 @@
 #include "cpu/scalar/k_blocks.h"
 #include "quant/iq4.h"
 #include "quant/legacy.h"
+#include "util/fma.h"
 #include "util/half.h"
 
 #include <cmath>
@@ -48,7 +49,7 @@ void repackedDot32(int64_t n, float* s, const void* w, const void* a)
         int32_t sum = 0;
         for (int e = 0; e < 32; ++e)
             sum += Value(x[b], e) * y[b].qs[e];
-        acc = std::fma(static_cast<float>(sum), f16ToF32(x[b].d) * f16ToF32(y[b].d), acc);
+        acc = fusedMultiplyAdd(static_cast<float>(sum), f16ToF32(x[b].d) * f16ToF32(y[b].d), acc);
     }
     *s = acc;
 }
@@ -75,8 +76,8 @@ void repackedDotK(int64_t n, float* s, const void* w, const void* a)
                 sum += u.scale[g] * dot;
                 mins += u.min[g] * y[b].bsums[g];
             }
-            accD = std::fma(static_cast<float>(sum), d, accD);
-            accM = std::fma(static_cast<float>(mins), dmin, accM);
+            accD = fusedMultiplyAdd(static_cast<float>(sum), d, accD);
+            accM = fusedMultiplyAdd(static_cast<float>(mins), dmin, accM);
         }
     }
     *s = accD - accM;

@@ -14,6 +14,7 @@
 // only decide which outputs a thread computes, never this order.
 #include "cpu/kernels.h"
 #include "cpu/scalar/k_blocks.h"
+#include "util/fma.h"
 #include "util/half.h"
 
 #include <cmath>
@@ -33,8 +34,8 @@ void tiledDot(int64_t n, float* s, const void* w, const void* a)
         kq::unpack(x[b], u);
         float r = static_cast<float>(kq::scaledSum(u, y[b].qs, Bias)) * f16ToF32(x[b].d);
         if constexpr (HasMin)
-            r = std::fma(-f16ToF32(x[b].dmin), static_cast<float>(kq::minSum(u, y[b].bsums)), r);
-        acc = std::fma(r, y[b].d, acc);
+            r = fusedMultiplyAdd(-f16ToF32(x[b].dmin), static_cast<float>(kq::minSum(u, y[b].bsums)), r);
+        acc = fusedMultiplyAdd(r, y[b].d, acc);
     }
     *s = acc;
 }
