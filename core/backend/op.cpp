@@ -1,5 +1,5 @@
-#include "backend/backend.h"
 #include "backend/op.h"
+#include "backend/backend.h"
 
 #include <cstring>
 

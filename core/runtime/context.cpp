@@ -154,9 +154,9 @@ bool Context::runMicroBatch(std::span<const BatchToken> batch, const std::atomic
     m_graph.begin();
     m_model->forward(m_graph, m_in);
     m_scheduler.split(m_graph);
-    const Graph::Area areas[2] = {{m_scratch->data(), m_scratch->size()},
-                                  {m_deviceScratch ? m_deviceScratch->data() : nullptr,
-                                   m_deviceScratch ? m_deviceScratch->size() : 0}};
+    const Graph::Area areas[2] = {
+        {m_scratch->data(), m_scratch->size()},
+        {m_deviceScratch ? m_deviceScratch->data() : nullptr, m_deviceScratch ? m_deviceScratch->size() : 0}};
     const OpList& ops = m_graph.finish(std::span<const Graph::Area>(areas, m_deviceScratch ? 2 : 1));
     if (!m_scheduler.execute(ops, ExecuteOptions{abort})) {
         m_kv->release(m_slots.data(), n);
