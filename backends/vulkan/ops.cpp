@@ -61,11 +61,51 @@ struct MatParams {
     uint32_t K, M, n, aOff, aRow, bOff, bStride, dOff, dStride, row0;
 };
 
-// W [K, M] · X [K, n]: rows and tokens in chunks whose bindings fit.
-void recordMatMul(Recorder& r, const Op& op, uint64_t maxRange)
+// The CPU backend's activation partner of a weight type, as act_round's
+// mode; -1 for f32 weights (activations as they are).
+int partnerMode(GgmlType t)
 {
+    switch (t) {
+    case GgmlType::F32: return -1;
+    case GgmlType::F16: return 2;
+    case GgmlType::BF16: return 3;
+    case GgmlType::Q2_K:
+    case GgmlType::Q3_K:
+    case GgmlType::Q4_K:
+    case GgmlType::Q5_K:
+    case GgmlType::Q6_K:
+    case GgmlType::IQ4_XS: return 1;
+    default: return 0; // Q4_0..Q8_0, IQ4_NL (Q8_0 / Q8_1 values)
+    }
+}
+
+// X rounded into the work area (dense [K, n]); returns the tensor there.
+Tensor roundActivations(Recorder& r, const Tensor& x, int mode, const RecordContext& ctx)
+{
+    const int64_t K = x.ne[0], n = x.rows();
+    Tensor out = Tensor::dense(GgmlType::F32, K, n);
+    out.data = ctx.work;
+    if (!ctx.work || out.denseBytes() > ctx.workBytes)
+        throw Error("Vulkan: the work area is smaller than a matmul's activations (reserveWork)");
+    std::array<Bound, kBindings> b{};
+    b[0] = r.bind(x, false);
+    b[3] = r.bind(out, true);
+    const uint32_t p[6] = {u32(K), u32(n), u32(mode), b[0].skew / 4u, floats(x.nb[1]), b[3].skew / 4u};
+    const int64_t block = mode == 0 ? 32 : mode == 1 ? 256 : 1;
+    const uint32_t groups = u32((K / block * n + 63) / 64);
+    uint32_t gx, gy;
+    Recorder::splitGroups(groups, gx, gy);
+    r.dispatch3("act_round", b, p, sizeof p, gx, gy, 1);
+    return out;
+}
+
+// W [K, M] · X [K, n]: rows and tokens in chunks whose bindings fit.
+void recordMatMul(Recorder& r, const Op& op, const RecordContext& ctx)
+{
+    const uint64_t maxRange = ctx.maxRange;
     const Tensor& w = op.src[0];
-    const Tensor& x = op.src[1];
+    const int mode = partnerMode(w.type);
+    const Tensor x = mode < 0 ? op.src[1] : roundActivations(r, op.src[1], mode, ctx);
     const Tensor& d = op.dst;
     const int64_t K = w.ne[0], M = w.ne[1], n = x.rows();
     const uint64_t rowBytesW = w.nb[1];
@@ -301,6 +341,8 @@ void recordAttention(Recorder& r, const Op& op)
 
 void recordCopy(Recorder& r, const Op& op, const std::function<bool(const void*)>& owns)
 {
+    if (op.src[0].data == op.dst.data)
+        return;
     const uint64_t bytes = op.src[0].denseBytes();
     const bool srcDevice = owns(op.src[0].data), dstDevice = owns(op.dst.data);
     if (srcDevice && dstDevice)
@@ -381,10 +423,18 @@ bool opSupported(const Op& op, const char** why)
     }
 }
 
-void recordOp(Recorder& r, const Op& op, uint64_t maxRange, const std::function<bool(const void*)>& owns)
+uint64_t opWorkBytes(const Op& op)
 {
+    if (op.kind != OpKind::MatMul || partnerMode(op.src[0].type) < 0)
+        return 0;
+    return static_cast<uint64_t>(op.src[1].ne[0] * op.src[1].rows()) * sizeof(float);
+}
+
+void recordOp(Recorder& r, const Op& op, const RecordContext& ctx)
+{
+    const auto& owns = ctx.owns;
     switch (op.kind) {
-    case OpKind::MatMul: recordMatMul(r, op, maxRange); break;
+    case OpKind::MatMul: recordMatMul(r, op, ctx); break;
     case OpKind::GetRows: recordGetRows(r, op); break;
     case OpKind::RmsNorm: recordRmsNorm(r, op); break;
     case OpKind::Add:

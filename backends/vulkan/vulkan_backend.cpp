@@ -122,8 +122,18 @@ public:
     bool owns(const void* address) const override { return m_memory.owns(address); }
 
     bool supports(const Op& op) const override { return opSupported(op); }
-    size_t workBytes(const OpList&) const override { return 0; }
-    void reserveWork(size_t) override {}
+    size_t workBytes(const OpList& ops) const override
+    {
+        uint64_t n = 0;
+        for (const Op& op : ops.ops)
+            n = std::max(n, opWorkBytes(op));
+        return n;
+    }
+    void reserveWork(size_t bytes) override
+    {
+        if (bytes > 0 && (!m_work || m_work->size() < bytes))
+            m_work = allocate(bytes, BufferUsage::Scratch);
+    }
     size_t allocatedBytes(BufferUsage usage) const override { return m_allocated[size_t(usage)].load(); }
 
     void zero(Buffer& buffer) override
@@ -155,10 +165,15 @@ public:
             if (!opSupported(op, &why))
                 throw Error(std::string("Vulkan backend: unsupported ") + opName(op.kind) + " (" + why + ")");
         }
+        reserveWork(workBytes(ops));
         beginWork();
-        const auto owns = [this](const void* a) { return m_memory.owns(a); };
+        RecordContext ctx;
+        ctx.maxRange = m_device.maxStorageRange();
+        ctx.owns = [this](const void* a) { return m_memory.owns(a); };
+        ctx.work = m_work ? m_work->data() : nullptr;
+        ctx.workBytes = m_work ? m_work->size() : 0;
         for (const Op& op : ops.ops)
-            recordOp(m_recorder, op, m_device.maxStorageRange(), owns);
+            recordOp(m_recorder, op, ctx);
         if (options.abort && options.abort->load(std::memory_order_relaxed)) {
             m_recorder.submit(); // nothing may stay half-recorded
             return false;
@@ -210,6 +225,7 @@ private:
     Recorder m_recorder;
     DeviceInfo m_info;
     std::array<std::atomic<uint64_t>, kBufferUsageCount> m_allocated{};
+    std::unique_ptr<Buffer> m_work; // rounded activations (ops.h)
     bool m_lost = false;
     int m_executes = 0;
 };

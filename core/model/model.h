@@ -118,9 +118,13 @@ protected:
     ModelWeights m_weights;
     Backend& m_backend;
 
-private:
+public:
+    // Copies the weights of the layers `placement` puts on its device there
+    // (once, while loading; create(file, placement) calls it). Throws
+    // OutOfDeviceMemory, Cancelled, or Error for a type the device lacks.
     void placeWeights(const Placement& placement, const UploadOptions& upload);
 
+private:
     Placement m_placement;
     std::vector<std::unique_ptr<Buffer>> m_deviceWeights;
 };

@@ -39,7 +39,8 @@ function(hearth_vulkan_shaders out_sources)
         list(APPEND variants "attention_${lt}|attention.comp|-DKV_${t}" "store_rows_${lt}|store_rows.comp|-DKV_${t}"
                              "rope_shift_${lt}|rope_shift.comp|-DKV_${t}")
     endforeach()
-    list(APPEND variants "rms_norm|rms_norm.comp|" "elementwise|elementwise.comp|" "rope|rope.comp|")
+    list(APPEND variants "rms_norm|rms_norm.comp|" "elementwise|elementwise.comp|" "rope|rope.comp|"
+                         "act_round|act_round.comp|")
     file(GLOB includes ${HEARTH_VK_SHADER_DIR}/*.glsl)
     set(outdir ${CMAKE_CURRENT_BINARY_DIR}/shaders)
     file(MAKE_DIRECTORY ${outdir})

@@ -1,7 +1,7 @@
 #version 450
-// Attention over the KV cache, flash style: one workgroup per (token,
-// query head), the visible cells in tiles of WG with a running maximum and
-// sum (online softmax), so scores are never stored. dst [dv · heads, n] =
+// Attention over the KV cache: one workgroup per (token, query head), the
+// cells in tiles of WG, scores never stored (recomputed in the second
+// pass instead). dst [dv · heads, n] =
 // softmax(scale · cap(q·kᵀ), masked) · V. The mask is computed here from
 // the cells' positions and sequence sets (AttentionMask in core's op.h);
 // GQA: query head h reads KV head h / (heads / kvHeads).
@@ -61,59 +61,102 @@ float reduce(float v, bool isMax)
     return r;
 }
 
+float f16Round(float v)
+{
+    return unpackHalf2x16(packHalf2x16(vec2(v, 0.0))).x;
+}
+
+// The score of cell c for token t (-inf when masked): scale · cap(q·k).
+float score(uint c, uint t, uint kHead)
+{
+    if (c >= p.nCells || !visible(c, t))
+        return -1.0 / 0.0;
+    const uint rb = kHead + c * p.kRow;
+    float dotv = 0.0;
+    for (uint i = 0; i < p.dk; ++i)
+        dotv += qs[i] * loadK(rb, i);
+    if (p.softCap > 0.0)
+        dotv = tanh(dotv * (1.0 / p.softCap)) * p.softCap;
+    return dotv * p.scale;
+}
+
+// The query rounded to the K type's partner, as the CPU backend does
+// (f16; Q8_0 blocks with scale 127/max; f32 as it is).
+void loadQuery(uint base)
+{
+    const uint tid = gl_LocalInvocationID.x;
+#if defined(KV_Q8_0)
+    for (uint b = tid; b < p.dk / 32u; b += WG) {
+        float amax = 0.0;
+        for (uint i = 0; i < 32u; ++i)
+            amax = max(amax, abs(af[base + 32u * b + i]));
+        const float dq = f16Round(amax / 127.0), id = amax != 0.0 ? 127.0 / amax : 0.0;
+        for (uint i = 0; i < 32u; ++i)
+            qs[32u * b + i] = dq * roundEven(af[base + 32u * b + i] * id);
+    }
+#else
+    for (uint i = tid; i < p.dk; i += WG) {
+#if defined(KV_F16)
+        qs[i] = f16Round(af[base + i]);
+#else
+        qs[i] = af[base + i];
+#endif
+    }
+#endif
+    barrier();
+}
+
+// Two passes as the CPU's softmax: the maximum and the sum over every
+// visible cell first, then each probability exp(s - max) / sum (rounded to
+// f16 for an f16 V, as the CPU does) times V.
 void main()
 {
     const uint idx = workgroupIndex(), tid = gl_LocalInvocationID.x;
     const uint h = idx % p.heads, t = idx / p.heads;
     const uint hk = h / (p.heads / p.kvHeads);
-    for (uint i = tid; i < p.dk; i += WG)
-        qs[i] = af[p.qOff + h * p.qNb1 + t * p.qNb2 + i];
-    barrier();
-    const uint kHead = p.kOff + hk * ((p.kRow / p.kvHeads)), vHead = p.vOff + hk * (p.vRow / p.kvHeads);
-    float m = -1.0 / 0.0, l = 0.0;
+    loadQuery(p.qOff + h * p.qNb1 + t * p.qNb2);
+    const uint kHead = p.kOff + hk * (p.kRow / p.kvHeads), vHead = p.vOff + hk * (p.vRow / p.kvHeads);
+    float m = -1.0 / 0.0, l = 0.0; // this thread's cells
+    for (uint c = tid; c < p.nCells; c += WG) {
+        const float s = score(c, t, kHead);
+        if (s == -1.0 / 0.0)
+            continue;
+        const float nm = max(m, s);
+        l = l * exp(m - nm) + exp(s - nm);
+        m = nm;
+    }
+    const float gmax = reduce(m, true);
+    const float gsum = reduce(m == -1.0 / 0.0 ? 0.0 : l * exp(m - gmax), false);
     float acc[MAX_DV_PER_THREAD];
     [[unroll]] for (uint j = 0; j < MAX_DV_PER_THREAD; ++j)
         acc[j] = 0.0;
-    for (uint c0 = 0; c0 < p.nCells; c0 += WG) {
-        const uint c = c0 + tid;
-        float s = -1.0 / 0.0;
-        if (c < p.nCells && visible(c, t)) {
-            const uint rb = kHead + c * p.kRow;
-            float dotv = 0.0;
-            for (uint i = 0; i < p.dk; ++i)
-                dotv += qs[i] * loadK(rb, i);
-            if (p.softCap > 0.0)
-                dotv = tanh(dotv * (1.0 / p.softCap)) * p.softCap;
-            s = dotv * p.scale;
-        }
-        const float tileMax = reduce(s, true);
-        if (tileMax == -1.0 / 0.0)
-            continue; // nothing visible in this tile (uniform: every thread saw the same maximum)
-        const float newMax = max(m, tileMax);
-        const float pr = s == -1.0 / 0.0 ? 0.0 : exp(s - newMax);
-        tile[tid] = pr;
-        const float tileSum = reduce(pr, false); // its barriers publish tile[]
-        const float alpha = exp(m - newMax);
-        l = l * alpha + tileSum;
-        m = newMax;
-        const uint cells = min(uint(WG), p.nCells - c0);
-        [[unroll]] for (uint j = 0; j < MAX_DV_PER_THREAD; ++j) {
-            const uint dd = tid + j * WG;
-            if (dd < p.dv) {
-                float a = acc[j] * alpha;
-                for (uint k = 0; k < cells; ++k) {
-                    const float w = tile[k];
-                    if (w != 0.0)
-                        a += w * loadV(vHead + (c0 + k) * p.vRow, dd);
+    if (gsum > 0.0) {
+        const float inv = 1.0 / gsum;
+        for (uint c0 = 0; c0 < p.nCells; c0 += WG) {
+            const float s = score(c0 + tid, t, kHead);
+            float pr = s == -1.0 / 0.0 ? 0.0 : exp(s - gmax) * inv;
+#if defined(KV_F16)
+            pr = f16Round(pr);
+#endif
+            tile[tid] = pr;
+            barrier();
+            const uint cells = min(uint(WG), p.nCells - c0);
+            [[unroll]] for (uint j = 0; j < MAX_DV_PER_THREAD; ++j) {
+                const uint dd = tid + j * WG;
+                if (dd < p.dv) {
+                    float a = acc[j];
+                    for (uint k = 0; k < cells; ++k)
+                        if (tile[k] != 0.0)
+                            a += tile[k] * loadV(vHead + (c0 + k) * p.vRow, dd);
+                    acc[j] = a;
                 }
-                acc[j] = a;
             }
+            barrier();
         }
-        barrier(); // tile[] is rewritten by the next step
     }
     [[unroll]] for (uint j = 0; j < MAX_DV_PER_THREAD; ++j) {
         const uint dd = tid + j * WG;
         if (dd < p.dv)
-            d[p.dOff + t * p.dStride + h * p.dv + dd] = l > 0.0 ? acc[j] / l : 0.0;
+            d[p.dOff + t * p.dStride + h * p.dv + dd] = acc[j];
     }
 }

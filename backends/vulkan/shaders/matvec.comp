@@ -46,12 +46,14 @@ void main()
         }
     }
     [[unroll]] for (uint j = 0; j < MAX_TOKENS; ++j)
-        partial[j][tid] = acc[j];
+        if (j < nt)
+            partial[j][tid] = acc[j];
     barrier();
     [[unroll]] for (uint s = WG / 2u; s > 0u; s >>= 1) {
         if (tid < s) {
             [[unroll]] for (uint j = 0; j < MAX_TOKENS; ++j)
-                partial[j][tid] += partial[j][tid + s];
+                if (j < nt)
+                    partial[j][tid] += partial[j][tid + s];
         }
         barrier();
     }
