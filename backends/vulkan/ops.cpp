@@ -58,7 +58,7 @@ void yarnCorr(const RopeParams& p, float& c0, float& c1)
 }
 
 struct MatParams {
-    uint32_t K, M, n, aOff, aRow, bOff, bStride, dOff, dStride, row0;
+    uint32_t K, M, n, aOff, aRow, bOff, bStride, dOff, dStride, row0, cOff, cStride;
 };
 
 // The CPU backend's activation partner of a weight type, as act_round's
@@ -75,23 +75,35 @@ int partnerMode(GgmlType t)
     case GgmlType::Q5_K:
     case GgmlType::Q6_K:
     case GgmlType::IQ4_XS: return 1;
-    default: return 0; // Q4_0..Q8_0, IQ4_NL (Q8_0 / Q8_1 values)
+    case GgmlType::Q4_1:
+    case GgmlType::Q5_1: return 4; // Q8_1: values and the block sums' rounding
+    default: return 0;             // Q4_0, Q5_0, Q8_0, IQ4_NL: Q8_0
     }
 }
 
-// X rounded into the work area (dense [K, n]); returns the tensor there.
+uint64_t roundedBytes(int64_t K, int64_t n)
+{
+    return (static_cast<uint64_t>(K * n) * sizeof(float) + 255) / 256 * 256;
+}
+
+// X rounded into the work area (dense [K, n]), followed by the Q8_1 block
+// corrections [K/32, n] (mode 4); returns the values' tensor.
 Tensor roundActivations(Recorder& r, const Tensor& x, int mode, const RecordContext& ctx)
 {
     const int64_t K = x.ne[0], n = x.rows();
     Tensor out = Tensor::dense(GgmlType::F32, K, n);
     out.data = ctx.work;
-    if (!ctx.work || out.denseBytes() > ctx.workBytes)
+    Tensor corr = Tensor::dense(GgmlType::F32, K / 32, n);
+    corr.data = ctx.work + roundedBytes(K, n);
+    if (!ctx.work || roundedBytes(K, n) + corr.denseBytes() > ctx.workBytes)
         throw Error("Vulkan: the work area is smaller than a matmul's activations (reserveWork)");
     std::array<Bound, kBindings> b{};
     b[0] = r.bind(x, false);
     b[3] = r.bind(out, true);
-    const uint32_t p[6] = {u32(K), u32(n), u32(mode), b[0].skew / 4u, floats(x.nb[1]), b[3].skew / 4u};
-    const int64_t block = mode == 0 ? 32 : mode == 1 ? 256 : 1;
+    if (mode == 4)
+        b[5] = r.bind(corr, true);
+    const uint32_t p[7] = {u32(K), u32(n), u32(mode), b[0].skew / 4u, floats(x.nb[1]), b[3].skew / 4u, b[5].skew / 4u};
+    const int64_t block = mode == 0 || mode == 4 ? 32 : mode == 1 ? 256 : 1;
     const uint32_t groups = u32((K / block * n + 63) / 64);
     uint32_t gx, gy;
     Recorder::splitGroups(groups, gx, gy);
@@ -124,6 +136,12 @@ void recordMatMul(Recorder& r, const Op& op, const RecordContext& ctx)
         std::array<Bound, kBindings> b{};
         b[1] = r.bindBytes(xc.data, xBytes, false);
         b[3] = r.bindBytes(dc.data, dBytes, true);
+        uint32_t cStride = 0;
+        if (mode == 4) { // the Q8_1 corrections after the rounded values (roundActivations)
+            cStride = u32(K / 32);
+            b[2] = r.bindBytes(ctx.work + roundedBytes(K, n) + static_cast<uint64_t>(t0) * cStride * 4,
+                               static_cast<uint64_t>(nt) * cStride * 4, false);
+        }
         for (int64_t r0 = 0; r0 < M; r0 += rowsPerChunk) {
             const int64_t nr = std::min(rowsPerChunk, M - r0);
             b[0] =
@@ -427,7 +445,8 @@ uint64_t opWorkBytes(const Op& op)
 {
     if (op.kind != OpKind::MatMul || partnerMode(op.src[0].type) < 0)
         return 0;
-    return static_cast<uint64_t>(op.src[1].ne[0] * op.src[1].rows()) * sizeof(float);
+    const int64_t K = op.src[1].ne[0], n = op.src[1].rows();
+    return roundedBytes(K, n) + static_cast<uint64_t>(K / 32 * n) * sizeof(float);
 }
 
 void recordOp(Recorder& r, const Op& op, const RecordContext& ctx)

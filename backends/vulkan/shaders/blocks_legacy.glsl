@@ -27,7 +27,12 @@ vec4 quad(uint bb, uint e)
     return ldHalf(bb) * (vec4(nibbles(bb + 2u, e)) - 8.0);
 }
 #elif defined(TYPE_Q4_1)
+#define HAS_BLOCK_MIN
 const uint BLOCK_BYTES = 20u;
+float blockMin(uint bb)
+{
+    return ldHalf(bb + 2u);
+}
 vec4 quad(uint bb, uint e)
 {
     return ldHalf(bb) * vec4(nibbles(bb + 4u, e)) + ldHalf(bb + 2u);
@@ -39,7 +44,12 @@ vec4 quad(uint bb, uint e)
     return ldHalf(bb) * (vec4(nibbles(bb + 6u, e) | fifthBits(bb + 2u, e)) - 16.0);
 }
 #elif defined(TYPE_Q5_1)
+#define HAS_BLOCK_MIN
 const uint BLOCK_BYTES = 24u;
+float blockMin(uint bb)
+{
+    return ldHalf(bb + 2u);
+}
 vec4 quad(uint bb, uint e)
 {
     return ldHalf(bb) * vec4(nibbles(bb + 8u, e) | fifthBits(bb + 4u, e)) + ldHalf(bb + 2u);

@@ -17,6 +17,7 @@ layout(local_size_x = WG) in;
 
 layout(std430, set = 0, binding = 1) readonly buffer SrcB { float b[]; };
 layout(std430, set = 0, binding = 3) writeonly buffer Dst { float d[]; };
+layout(std430, set = 0, binding = 2) readonly buffer Corr { float corr[]; };
 
 layout(push_constant) uniform Params {
     uint K, M, n;
@@ -24,10 +25,14 @@ layout(push_constant) uniform Params {
     uint bOff, bStride;
     uint dOff, dStride;
     uint row0;
+    uint cOff, cStride; // q4_1 / q5_1: the activations' block corrections (act_round.comp)
 } p;
 
 shared float tileA[BK][BM + 1];
 shared float tileB[BK][BN + 1];
+#if defined(HAS_BLOCK_MIN)
+shared float tileMin[BM], tileCorr[BN];
+#endif
 
 void main()
 {
@@ -54,7 +59,23 @@ void main()
             const uint bt = e / BK, bk = e % BK;
             tileB[bk][bt] = (n0 + bt < p.n && k0 + bk < p.K) ? b[p.bOff + (n0 + bt) * p.bStride + k0 + bk] : 0.0;
         }
+#if defined(HAS_BLOCK_MIN)
+        const bool blockStart = k0 % QK == 0u;
+        if (blockStart) {
+            if (tid < BM)
+                tileMin[tid] = m0 + tid < p.M ? blockMin(p.aOff + (m0 + tid) * p.aRow + (k0 / QK) * BLOCK_BYTES) : 0.0;
+            else if (tid < BM + BN)
+                tileCorr[tid - BM] =
+                    n0 + tid - BM < p.n ? corr[p.cOff + (n0 + tid - BM) * p.cStride + k0 / QK] : 0.0;
+        }
+#endif
         barrier();
+#if defined(HAS_BLOCK_MIN)
+        if (blockStart)
+            [[unroll]] for (uint i = 0; i < TM; ++i)
+                [[unroll]] for (uint j = 0; j < TN; ++j)
+                    acc[i][j] += tileMin[tm * TM + i] * tileCorr[tn * TN + j];
+#endif
         [[unroll]] for (uint kk = 0; kk < BK; ++kk) {
             float av[TM], bv[TN];
             [[unroll]] for (uint i = 0; i < TM; ++i)

@@ -13,6 +13,7 @@ layout(local_size_x = WG) in;
 
 layout(std430, set = 0, binding = 1) readonly buffer SrcB { float b[]; };
 layout(std430, set = 0, binding = 3) writeonly buffer Dst { float d[]; };
+layout(std430, set = 0, binding = 2) readonly buffer Corr { float corr[]; };
 
 layout(push_constant) uniform Params {
     uint K, M, n;       // elements per row, rows, tokens
@@ -20,6 +21,7 @@ layout(push_constant) uniform Params {
     uint bOff, bStride; // floats
     uint dOff, dStride; // floats
     uint row0;          // first row of this dispatch (rows split for binding ranges)
+    uint cOff, cStride; // q4_1 / q5_1: the activations' block corrections (act_round.comp)
 } p;
 
 shared float partial[MAX_TOKENS][WG];
@@ -42,6 +44,10 @@ void main()
             if (j < nt) {
                 const uint bi = p.bOff + (t0 + j) * p.bStride + k;
                 acc[j] += dot(w, vec4(b[bi], b[bi + 1u], b[bi + 2u], b[bi + 3u]));
+#if defined(HAS_BLOCK_MIN)
+                if (k % QK == 0u)
+                    acc[j] += blockMin(rowByte + (k / QK) * BLOCK_BYTES) * corr[p.cOff + (t0 + j) * p.cStride + k / QK];
+#endif
             }
         }
     }
