@@ -58,7 +58,7 @@ DeviceNeeds deviceNeeds(const gguf::File& file, const ModelParams& hp, const Con
 
 uint64_t autoMargin(uint64_t freeBytes)
 {
-    return std::max<uint64_t>(freeBytes / 10, uint64_t{64} << 20);
+    return std::max<uint64_t>(freeBytes / 10, std::min<uint64_t>(uint64_t{64} << 20, freeBytes / 4));
 }
 
 } // namespace hearth

@@ -2,7 +2,8 @@
 // (weights of the offloaded layers, their KV rows, the device scratch
 // area), how many fit in a device's free memory, and "auto", which takes
 // as many as fit while leaving a margin free for the driver and other
-// programs: 10% of the free memory, at least 64 MiB.
+// programs: 10% of the free memory, at least 64 MiB (a quarter on devices
+// with less than 256 MiB free).
 //
 // Counts are llama.cpp's: n <= n_layer offloads the last n repeating
 // layers, n_layer + 1 the output layer too.

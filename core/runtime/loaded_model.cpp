@@ -47,7 +47,15 @@ std::string placeOnDevice(Model& model, Backend& host, const LoadOptions& o)
 {
     const ModelParams& hp = model.params();
     Backend& device = *o.device;
-    const uint64_t scratch = Context::scratchBytesFor(model, host, o.context);
+    // The device's scratch: the activations (as the host's), its work area
+    // (rounded activations, about as large) and a shadow of a whole batch
+    // of logits.
+    ContextParams cp = o.context;
+    if (cp.nCtx <= 0)
+        cp.nCtx = defaultContextSize(hp);
+    const auto batch = static_cast<uint64_t>(std::clamp<int64_t>(cp.nBatch, 1, cp.nCtx));
+    const uint64_t scratch =
+        2 * Context::scratchBytesFor(model, host, cp) + static_cast<uint64_t>(hp.nVocab) * batch * sizeof(float);
     const DeviceNeeds needs = deviceNeeds(model.file(), hp, o.context, scratch);
     const uint64_t free = device.device().memoryFree;
     const bool autoCount = o.gpuLayers < 0;
