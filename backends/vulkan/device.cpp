@@ -135,10 +135,14 @@ std::string lower(std::string s)
     return s;
 }
 
-// The device `wanted` names ("VulkanN", N, or part of a name), or the best
-// real GPU when it is empty; -1 with `why` when there is none.
-int choose(const std::vector<DeviceDescription>& all, const std::string& wanted, std::string& why)
+} // namespace
+
+int chooseDevice(const std::vector<DeviceDescription>& all, const std::string& wantedIn, std::string& why)
 {
+    std::string wanted = wantedIn;
+    if (wanted.empty())
+        if (const char* env = std::getenv("HEARTH_VULKAN_DEVICE"))
+            wanted = env;
     if (!wanted.empty()) {
         const std::string w = lower(wanted);
         for (const DeviceDescription& d : all) {
@@ -164,8 +168,6 @@ int choose(const std::vector<DeviceDescription>& all, const std::string& wanted,
     return best;
 }
 
-} // namespace
-
 DeviceList listDevices()
 {
     DeviceList list;
@@ -185,10 +187,7 @@ DeviceList listDevices()
 
 Device::Device(const std::string& wantedIn)
 {
-    std::string wanted = wantedIn;
-    if (wanted.empty())
-        if (const char* env = std::getenv("HEARTH_VULKAN_DEVICE"))
-            wanted = env;
+    const std::string& wanted = wantedIn;
     m_instance = createInstance();
     try {
         const std::vector<VkPhysicalDevice> pds = physicalDevices(m_instance);
@@ -196,7 +195,7 @@ Device::Device(const std::string& wantedIn)
         for (size_t i = 0; i < pds.size(); ++i)
             all.push_back(describe(pds[i], static_cast<int>(i)));
         std::string why;
-        const int index = choose(all, wanted, why);
+        const int index = chooseDevice(all, wanted, why);
         if (index < 0)
             throw Error(why);
         m_physical = pds[static_cast<size_t>(index)];

@@ -35,6 +35,9 @@ struct DeviceList {
 
 // Every Vulkan device of this machine (creates and drops an instance).
 DeviceList listDevices();
+// The index of the device `wanted` names (or $HEARTH_VULKAN_DEVICE, or the
+// best real GPU when both are empty), -1 with `why` when there is none.
+int chooseDevice(const std::vector<DeviceDescription>& all, const std::string& wanted, std::string& why);
 
 class Device {
 public:

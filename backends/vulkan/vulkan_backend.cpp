@@ -329,6 +329,25 @@ std::vector<std::string> describeDevices()
     return lines;
 }
 
+DeviceSummary chosenDevice(const std::string& wanted)
+{
+    const DeviceList list = listDevices();
+    DeviceSummary s;
+    if (list.devices.empty()) {
+        s.why = list.error;
+        return s;
+    }
+    const int i = chooseDevice(list.devices, wanted, s.why);
+    if (i < 0)
+        return s;
+    const DeviceDescription& d = list.devices[static_cast<size_t>(i)];
+    s.found = true;
+    s.name = d.name;
+    s.memoryTotal = d.memoryTotal;
+    s.memoryFree = d.memoryFree;
+    return s;
+}
+
 std::unique_ptr<Backend> createBackend(const Options& options)
 {
     Options o = options;

@@ -44,6 +44,17 @@ std::string defaultCacheDir();
 // N MiB, M MiB free; features)"; or a line saying why there is none.
 std::vector<std::string> describeDevices();
 
+// The device createBackend() would pick with these options, as plain data
+// (for the app's settings and fit estimate). Creates and drops a Vulkan
+// instance: tens of milliseconds.
+struct DeviceSummary {
+    bool found = false;
+    std::string name;
+    uint64_t memoryTotal = 0, memoryFree = 0;
+    std::string why; // when !found
+};
+DeviceSummary chosenDevice(const std::string& wanted = {});
+
 // The backend, or throws hearth::Error saying why there is none (no
 // loader, no driver, no such device, device unusable).
 std::unique_ptr<Backend> createBackend(const Options& options = {});
