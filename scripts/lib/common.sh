@@ -1,4 +1,7 @@
+# shellcheck shell=bash
 # Shared by the scripts: paths and small helpers. Source it; do not run it.
+# The variables are used by the scripts that source this file:
+# shellcheck disable=SC2034
 
 HEARTH_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 HEARTH_CACHE_DIR=${HEARTH_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/hearth}

@@ -18,6 +18,7 @@ for obj in "$@"; do
           grep -v -e '^ *hearth::cpu::register[A-Za-z0-9]*Kernels(' -e '^ *DW.ref.__gxx_personality_v0$' || true)
     if [ -n "$bad" ]; then
         echo "$obj defines symbols other than its registration functions:"
+        # shellcheck disable=SC2001 # a prefix on every line, not one substitution
         echo "$bad" | sed 's/^/    /'
         status=1
     fi
