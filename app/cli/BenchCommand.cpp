@@ -46,6 +46,8 @@ struct Options {
     cli::BenchSettings settings;
     QString format = QStringLiteral("md");
     bool progress = false;
+    int gpuLayers = 0;
+    Backend* device = nullptr;
 };
 
 struct BenchOptions {
@@ -76,12 +78,14 @@ struct BenchOptions {
     QCommandLineOption rss{QStringLiteral("rss"), QStringLiteral("Also report each test's peak resident memory.")};
     QCommandLineOption noWarmup{QStringLiteral("no-warmup"), QStringLiteral("Skip the warm-up run of each test.")};
     QCommandLineOption progress{QStringLiteral("progress"), QStringLiteral("Name each test on stderr as it starts.")};
+    cli::GpuOptions gpu;
 
     void add(QCommandLineParser& p) const
     {
         for (const auto* o :
              {&model, &prompt, &gen, &threads, &reps, &batch, &ctx, &output, &rss, &noWarmup, &progress})
             p.addOption(*o);
+        gpu.add(p);
     }
     bool read(const QCommandLineParser& p, Options& opt) const;
 };
@@ -113,6 +117,8 @@ bool BenchOptions::read(const QCommandLineParser& p, Options& opt) const
     opt.settings.measureRss = p.isSet(rss);
     opt.settings.warmup = !p.isSet(noWarmup);
     opt.progress = p.isSet(progress);
+    if (!gpu.read(p, opt.gpuLayers))
+        return false;
     if (opt.models.isEmpty()) {
         cli::errLine(QStringLiteral("hearth bench: -m FILE is required"));
         return false;
@@ -157,7 +163,13 @@ bool benchModel(const QString& path, const Options& opt, cpu::CpuBackend& backen
         cli::setGenerating(true);
         LoadOptions lo;
         lo.cancel = &cli::interruptFlag();
+        lo.device = opt.device;
+        lo.gpuLayers = opt.gpuLayers;
+        lo.context.nBatch = opt.settings.nBatch;
+        lo.context.nCtx = opt.settings.nCtx;
         const std::shared_ptr<LoadedModel> model = LoadedModel::load(path.toStdString(), backend, lo);
+        if (!model->placementNote().empty())
+            cli::errLine(QString::fromStdString("gpu: " + model->placementNote()));
         const cli::BenchModel facts = describe(*model, path);
         for (const cli::BenchTest& t : testsOf(opt)) {
             if (opt.progress)
@@ -165,7 +177,8 @@ bool benchModel(const QString& path, const Options& opt, cpu::CpuBackend& backen
                                  .arg(QString::fromStdString(facts.type), cli::testName(t))
                                  .arg(t.threads));
             const QString when = QDateTime::currentDateTimeUtc().toString(Qt::ISODate);
-            const cli::BenchResult r = cli::runBenchTest(*model, backend, t, opt.settings, &cli::interruptFlag());
+            cli::BenchResult r = cli::runBenchTest(*model, backend, t, opt.settings, &cli::interruptFlag());
+            r.gpuLayers = static_cast<int>(model->model().placement().gpuLayers());
             if (r.interrupted) {
                 cli::errLine(QStringLiteral("hearth bench: interrupted"));
                 return false;
@@ -209,6 +222,13 @@ int runBench(const QStringList& args)
     cpu::CpuBackend backend(opt.threads.empty() ? 0 : opt.threads.front());
     if (opt.threads.empty())
         opt.threads = {backend.threads()};
+    const std::unique_ptr<Backend> device = bo.gpu.open(p, opt.gpuLayers);
+    opt.device = device.get();
+    if (device) {
+        run.backends = QString::fromStdString(device->device().api);
+        run.gpuInfo = QString::fromStdString(device->device().name);
+        run.gpuLayers = opt.gpuLayers;
+    }
 
     cli::installInterruptHandler();
     const std::unique_ptr<cli::BenchPrinter> printer = cli::makeBenchPrinter(opt.format);

@@ -70,8 +70,8 @@ std::vector<std::pair<QString, QString>> fields(const BenchRun& run, const Bench
         {QStringLiteral("build_version"), s(run.version)},
         {QStringLiteral("cpu_info"), s(run.cpuInfo)},
         {QStringLiteral("cpu_isa"), s(run.isa)},
-        {QStringLiteral("gpu_info"), s(QString())},
-        {QStringLiteral("backends"), s(QStringLiteral("CPU"))},
+        {QStringLiteral("gpu_info"), s(run.gpuInfo)},
+        {QStringLiteral("backends"), s(run.backends)},
         {QStringLiteral("model_filename"), s(QString::fromStdString(m.filename))},
         {QStringLiteral("model_type"), s(QString::fromStdString(m.type))},
         {QStringLiteral("model_size"), num(m.size)},
@@ -81,7 +81,7 @@ std::vector<std::pair<QString, QString>> fields(const BenchRun& run, const Bench
         {QStringLiteral("n_threads"), i(r.test.threads)},
         {QStringLiteral("type_k"), s(QStringLiteral("f16"))},
         {QStringLiteral("type_v"), s(QStringLiteral("f16"))},
-        {QStringLiteral("n_gpu_layers"), i(0)},
+        {QStringLiteral("n_gpu_layers"), i(r.gpuLayers)},
         {QStringLiteral("load_mode"), s(QStringLiteral("mmap"))},
         {QStringLiteral("embeddings"), QStringLiteral("false")},
         {QStringLiteral("n_prompt"), i(r.test.nPrompt)},
@@ -145,6 +145,8 @@ public:
         m_columns = {{QStringLiteral("model"), -30},   {QStringLiteral("size"), 10},   {QStringLiteral("params"), 10},
                      {QStringLiteral("backend"), -10}, {QStringLiteral("threads"), 7}, {QStringLiteral("test"), 15},
                      {QStringLiteral("t/s"), 20}};
+        if (run.backends != QLatin1String("CPU")) // llama-bench shows ngl for GPU backends
+            m_columns.insert(m_columns.begin() + 4, {QStringLiteral("ngl"), 3});
         if (run.rss)
             m_columns.push_back({QStringLiteral("peak RSS"), 12});
         QStringList names, rules;
@@ -157,13 +159,11 @@ public:
     }
     void row(const BenchRun& run, const BenchModel& m, const BenchResult& r, const QString&) override
     {
-        QStringList values{QString::fromStdString(m.type),
-                           bytesLabel(m.size),
-                           paramsLabel(m.params),
-                           QStringLiteral("CPU"),
-                           QString::number(r.test.threads),
-                           testName(r.test),
-                           QStringLiteral("%1 ± %2").arg(num(r.avgTs(), 2), num(r.stddevTs(), 2))};
+        QStringList values{QString::fromStdString(m.type), bytesLabel(m.size), paramsLabel(m.params), run.backends};
+        if (run.backends != QLatin1String("CPU"))
+            values << QString::number(r.gpuLayers);
+        values << QStringList{QString::number(r.test.threads), testName(r.test),
+                              QStringLiteral("%1 ± %2").arg(num(r.avgTs(), 2), num(r.stddevTs(), 2))};
         if (run.rss)
             values << bytesLabel(r.peakRss) + (r.peakRssSinceStart ? QStringLiteral("*") : QString());
         m_lifetimePeak = m_lifetimePeak || r.peakRssSinceStart;

@@ -41,6 +41,7 @@ struct BenchSettings {
 
 struct BenchResult {
     BenchTest test;
+    int gpuLayers = 0; // layers on the GPU as -ngl counts them
     int nBatch = 0;
     int64_t nCtx = 0;
     std::vector<uint64_t> samplesNs; // one per rep

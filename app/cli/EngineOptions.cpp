@@ -2,7 +2,12 @@
 
 #include "CliIo.h"
 
+#include "runtime/gpu_layers.h"
 #include "util/error.h"
+
+#if defined(HEARTH_HAVE_VULKAN)
+#include "vulkan/vulkan_backend.h"
+#endif
 
 #include <csignal>
 #include <cstdlib>
@@ -39,11 +44,72 @@ bool readNumber(const QCommandLineParser& p, const QCommandLineOption& o, double
 
 } // namespace
 
+void GpuOptions::add(QCommandLineParser& p) const
+{
+    p.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
+    p.addOption(layers);
+    p.addOption(device);
+    p.addOption(verbose);
+}
+
+bool GpuOptions::read(const QCommandLineParser& p, int& n) const
+{
+    n = 0;
+    if (!p.isSet(layers))
+        return true;
+    const QString v = p.value(layers);
+    if (v == QLatin1String("auto")) {
+        n = kGpuLayersAuto;
+        return true;
+    }
+    bool ok = false;
+    n = v.toInt(&ok);
+    if (!ok || n < 0)
+        errLine(QStringLiteral("hearth: -ngl needs a number of layers or 'auto', not '%1'").arg(v));
+    return ok && n >= 0;
+}
+
+std::unique_ptr<Backend> GpuOptions::open(const QCommandLineParser& p, int& n) const
+{
+    const QString name = p.value(device);
+    if (n == 0 || name == QLatin1String("none")) {
+        n = 0;
+        return nullptr;
+    }
+#if defined(HEARTH_HAVE_VULKAN)
+    vulkan::Options o;
+    o.device = name.toStdString();
+    if (p.isSet(verbose))
+        o.log = [](const std::string& line) { errLine(QString::fromStdString(line)); };
+    try {
+        return vulkan::createBackend(o);
+    } catch (const std::exception& e) {
+        errLine(QStringLiteral("hearth: no GPU (%1): running on the CPU").arg(QString::fromUtf8(e.what())));
+    }
+#else
+    errLine(QStringLiteral("hearth: this build has no GPU backend: running on the CPU"));
+#endif
+    n = 0;
+    return nullptr;
+}
+
+void listDevices()
+{
+#if defined(HEARTH_HAVE_VULKAN)
+    outLine(QStringLiteral("Available devices:"));
+    for (const std::string& line : vulkan::describeDevices())
+        outLine(QStringLiteral("  ") + QString::fromStdString(line));
+#else
+    outLine(QStringLiteral("no GPU backend in this build"));
+#endif
+}
+
 void EngineOptions::add(QCommandLineParser& p) const
 {
     p.addOption(model);
     p.addOption(threads);
     p.addOption(ctx);
+    gpu.add(p);
 }
 
 void SamplingOptions::add(QCommandLineParser& p) const
@@ -93,9 +159,13 @@ bool loadEngine(const QCommandLineParser& p, const EngineOptions& o, Engine& e, 
         errLine(QStringLiteral("hearth: -m FILE is required"));
         return false;
     }
+    int layers = 0;
+    if (!o.gpu.read(p, layers))
+        return false;
     try {
         const int threads = p.isSet(o.threads) ? p.value(o.threads).toInt() : 0;
         e.backend = std::make_unique<cpu::CpuBackend>(threads);
+        e.device = o.gpu.open(p, layers);
         LoadOptions lo;
         int shown = -1;
         lo.progress = [&](double f, const char* stage) {
@@ -106,16 +176,21 @@ bool loadEngine(const QCommandLineParser& p, const EngineOptions& o, Engine& e, 
             }
         };
         lo.cancel = &interruptFlag();
+        ContextParams cp;
+        cp.nCtx = p.isSet(o.ctx) ? p.value(o.ctx).toLongLong() : 0;
+        if (cp.nCtx > 0 && cp.nCtx < minCtx)
+            cp.nCtx = minCtx;
+        lo.device = e.device.get();
+        lo.gpuLayers = layers;
+        lo.context = cp;
         setGenerating(true);
         e.model = LoadedModel::load(p.value(o.model).toStdString(), *e.backend, lo);
         setGenerating(false);
         std::fprintf(stderr, "\n");
         if (!e.model->templateWarning().empty())
             errLine(QString::fromStdString("warning: " + e.model->templateWarning()));
-        ContextParams cp;
-        cp.nCtx = p.isSet(o.ctx) ? p.value(o.ctx).toLongLong() : 0;
-        if (cp.nCtx > 0 && cp.nCtx < minCtx)
-            cp.nCtx = minCtx;
+        if (!e.model->placementNote().empty())
+            errLine(QString::fromStdString("gpu: " + e.model->placementNote()));
         e.context = std::make_unique<Context>(e.model->modelShared(), *e.backend, cp);
         return true;
     } catch (const Cancelled&) {

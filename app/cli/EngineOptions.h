@@ -14,6 +14,30 @@
 
 namespace cli {
 
+// -ngl / --gpu-layers, --device, --verbose: llama.cpp's spelling. Adding
+// them makes the parser read single-dash words as long options ("-ngl").
+struct GpuOptions {
+    QCommandLineOption layers{{QStringLiteral("ngl"), QStringLiteral("gpu-layers"), QStringLiteral("n-gpu-layers")},
+                              QStringLiteral("Layers on the GPU: N (the last N layers; more than the model has "
+                                             "also takes the output layer) or 'auto' (as many as fit). Default 0."),
+                              QStringLiteral("N")};
+    QCommandLineOption device{{QStringLiteral("dev"), QStringLiteral("device")},
+                              QStringLiteral("GPU to use: VulkanN or part of its name (--list-devices); 'none' "
+                                             "for the CPU only."),
+                              QStringLiteral("NAME")};
+    QCommandLineOption verbose{QStringLiteral("verbose"),
+                               QStringLiteral("Log GPU details (device, pipelines compiled or cached).")};
+    void add(QCommandLineParser& p) const;
+    // The -ngl value (kGpuLayersAuto for 'auto'); false after printing why.
+    bool read(const QCommandLineParser& p, int& layers) const;
+    // The GPU backend when -ngl asks for one, or null after a notice (no
+    // Vulkan, no GPU): the run goes on on the CPU with layers set to 0.
+    std::unique_ptr<hearth::Backend> open(const QCommandLineParser& p, int& layers) const;
+};
+
+// Prints the GPU devices (hearth --list-devices).
+void listDevices();
+
 struct EngineOptions {
     QCommandLineOption model{
         {QStringLiteral("m"), QStringLiteral("model")}, QStringLiteral("GGUF model file."), QStringLiteral("FILE")};
@@ -23,6 +47,7 @@ struct EngineOptions {
     QCommandLineOption ctx{{QStringLiteral("c"), QStringLiteral("ctx-size")},
                            QStringLiteral("Context size in tokens (default: the model's, at most 4096)."),
                            QStringLiteral("N")};
+    GpuOptions gpu;
     void add(QCommandLineParser& p) const;
 };
 
@@ -49,6 +74,7 @@ struct SamplingOptions {
 
 struct Engine {
     std::unique_ptr<hearth::cpu::CpuBackend> backend;
+    std::unique_ptr<hearth::Backend> device; // the GPU, when layers are offloaded
     std::shared_ptr<hearth::LoadedModel> model;
     std::unique_ptr<hearth::Context> context;
 };

@@ -3,6 +3,7 @@
 #include "AppInfo.h"
 #include "CliIo.h"
 #include "Commands.h"
+#include "EngineOptions.h"
 
 #include <QCoreApplication>
 
@@ -15,7 +16,7 @@ void printUsage()
         cli::outLine(
             QStringLiteral("  %1%2").arg(QString::fromLatin1(c.name), -14).arg(QString::fromLatin1(c.summary)));
     cli::outLine(QStringLiteral("\nRun 'hearth COMMAND --help' for a command's options."));
-    cli::outLine(QStringLiteral("Other options: --version, --help"));
+    cli::outLine(QStringLiteral("Other options: --list-devices (GPUs for -ngl), --version, --help"));
 }
 
 } // namespace
@@ -30,6 +31,10 @@ int main(int argc, char* argv[])
     if (args.size() < 2 || args[1] == QLatin1String("--help") || args[1] == QLatin1String("-h")) {
         printUsage();
         return args.size() < 2 ? 2 : 0;
+    }
+    if (args[1] == QLatin1String("--list-devices")) {
+        cli::listDevices();
+        return 0;
     }
     if (args[1] == QLatin1String("--version") || args[1] == QLatin1String("-v")) {
         cli::outLine(QStringLiteral("hearth %1").arg(AppInfo::version()));

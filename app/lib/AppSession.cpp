@@ -4,6 +4,7 @@
 #include "chat/ChatController.h"
 #include "conversations/ConversationListModel.h"
 #include "engine/EngineFactory.h"
+#include "engine/GpuDevice.h"
 #include "engine/InferenceService.h"
 #include "gauges/Gauges.h"
 #include "gauges/ResourceSampler.h"
@@ -44,6 +45,7 @@ AppSession::AppSession(Options options, QObject* parent)
     m_db = std::make_unique<Database>(m_dataDir + QStringLiteral("/hearth.sqlite"));
     m_conversationStore = std::make_unique<ConversationStore>(m_db.get());
     m_messageStore = std::make_unique<MessageStore>(m_db.get());
+    GpuDevices::lookUpInBackground(); // the settings and the fit estimate read it later
     m_engine = options.engine ? options.engine : EngineFactory::create();
     m_inference = std::make_unique<InferenceService>(m_engine);
     if (options.highlight)

@@ -1,6 +1,8 @@
 #include "cpu/ops.h"
 #include "cpu/kernels.h"
 
+#include <cstring>
+
 namespace hearth::cpu {
 
 namespace {
@@ -43,6 +45,7 @@ bool opSupported(const Op& op)
     case OpKind::Attention:
         return kvType(op.src[1].type) && kvType(op.src[2].type) && op.attn.nHeadKv > 0 &&
                op.attn.nHead % op.attn.nHeadKv == 0 && canMultiply(op.src[1].type);
+    case OpKind::Copy: return op.src[0].denseBytes() == op.dst.denseBytes();
     default: return isF32(op.src[0]) && isF32(op.dst);
     }
 }
@@ -63,6 +66,14 @@ void runOp(const Op& op, int phase, const ExecContext& ctx)
     case OpKind::RopeShift: runRopeShift(op, ctx); break;
     case OpKind::StoreRows: runStoreRows(op, ctx); break;
     case OpKind::Attention: runAttention(op, ctx); break;
+    case OpKind::Copy: {
+        // Host to host (a device backend runs the copies of a split).
+        int64_t begin, end;
+        splitRange(static_cast<int64_t>(op.dst.denseBytes()), ctx.ith, ctx.nth, begin, end);
+        if (end > begin)
+            std::memcpy(op.dst.data + begin, op.src[0].data + begin, static_cast<size_t>(end - begin));
+        break;
+    }
     }
 }
 

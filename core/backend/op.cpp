@@ -1,4 +1,7 @@
 #include "backend/op.h"
+#include "backend/backend.h"
+
+#include <cstring>
 
 namespace hearth {
 
@@ -18,8 +21,35 @@ const char* opName(OpKind kind)
     case OpKind::StoreRows: return "store_rows";
     case OpKind::Attention: return "attention";
     case OpKind::RopeShift: return "rope_shift";
+    case OpKind::Copy: return "copy";
     }
     return "?";
+}
+
+const char* deviceKindName(DeviceKind kind)
+{
+    switch (kind) {
+    case DeviceKind::Cpu: return "cpu";
+    case DeviceKind::DiscreteGpu: return "discrete";
+    case DeviceKind::IntegratedGpu: return "integrated";
+    case DeviceKind::OtherGpu: return "other";
+    }
+    return "?";
+}
+
+void Backend::zero(Buffer& buffer)
+{
+    std::memset(buffer.data(), 0, buffer.size());
+}
+
+void Backend::write(Buffer& dst, size_t offset, const void* src, size_t bytes)
+{
+    std::memcpy(dst.data() + offset, src, bytes);
+}
+
+void Backend::read(Buffer& src, size_t offset, void* dst, size_t bytes)
+{
+    std::memcpy(dst, src.data() + offset, bytes);
 }
 
 } // namespace hearth

@@ -29,6 +29,8 @@ enum class OpKind : uint8_t {
     Attention, // dst [dv * heads, n] = softmax(q·Kᵀ·scale, masked) · V over the KV cells
     RopeShift, // rows of dst (a K cache [dk * kvHeads, cells]) rotated in place by ids[cell]
                // positions (0: untouched); attn.headDimK gives dk
+    Copy,      // dst = src0, byte for byte (I8 [bytes] each): moves a tensor between host and device
+               // memory at a CPU/GPU split (runtime/scheduler.h); run by the device backend
 };
 
 const char* opName(OpKind kind);
@@ -78,7 +80,11 @@ struct Op {
     const int32_t* ids = nullptr; // GetRows row ids, Rope positions, StoreRows slots, RopeShift deltas
     RopeParams rope;              // Rope, RopeShift
     AttentionParams attn;         // Attention (src0 = q [dk, heads, n], src1 = K cache, src2 = V cache)
-    int layer = -1;               // for debugging and profiling
+    // The layer the op belongs to (Graph::setLayer): -1 the input (token
+    // embeddings), 0..n_layer-1 the repeating layers, n_layer the output
+    // (final norm and LM head). Layer placement (backend/placement.h)
+    // decides by it which backend runs the op.
+    int layer = -1;
 };
 
 // An op list with the host arrays its ops point to. Built by the graph

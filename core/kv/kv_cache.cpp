@@ -29,29 +29,59 @@ size_t KvCache::bytesFor(const ModelParams& hp, int64_t cells, GgmlType type)
     return total;
 }
 
-KvCache::KvCache(const ModelParams& hp, int64_t cells, GgmlType type, Backend& backend) : m_type(type)
+KvCache::KvCache(const ModelParams& hp, int64_t cells, GgmlType type, Backend& backend)
+    : KvCache(hp, cells, type, Placement::hostOnly(backend, hp.nLayer))
+{
+}
+
+KvCache::KvCache(const ModelParams& hp, int64_t cells, GgmlType type, const Placement& placement) : m_type(type)
 {
     checkType(hp, type);
     if (cells < 1)
         throw Error("KV cache needs at least one cell");
-    m_buffer = backend.allocate(bytesFor(hp, cells, type), BufferUsage::KvCache);
-    // Zero once so an empty cell never holds NaN bit patterns that a kernel
-    // could multiply by a zero probability.
-    std::memset(m_buffer->data(), 0, m_buffer->size());
-    uint8_t* p = m_buffer->data();
+    const auto layerBytes = [&](int64_t l) {
+        return (rowBytes(type, hp.kvWidthK(l)) + rowBytes(type, hp.kvWidthV(l))) * static_cast<size_t>(cells);
+    };
+    size_t hostBytes = 0;
+    for (int64_t l = 0; l < hp.nLayer; ++l)
+        if (!placement.onDevice(l))
+            hostBytes += layerBytes(l);
+    uint8_t* host = nullptr;
+    if (hostBytes > 0 || hp.nLayer == 0) {
+        m_buffers.push_back(placement.host->allocate(hostBytes, BufferUsage::KvCache));
+        // Zero once so an empty cell never holds NaN bit patterns that a
+        // kernel could multiply by a zero probability.
+        placement.host->zero(*m_buffers.back());
+        host = m_buffers.back()->data();
+    }
     for (int64_t l = 0; l < hp.nLayer; ++l) {
+        uint8_t* p = host;
+        if (placement.onDevice(l)) {
+            m_buffers.push_back(placement.device->allocate(layerBytes(l), BufferUsage::KvCache));
+            placement.device->zero(*m_buffers.back());
+            m_deviceBytes += m_buffers.back()->size();
+            p = m_buffers.back()->data();
+        }
         Tensor k = Tensor::dense(type, hp.kvWidthK(l), cells);
         k.data = p;
-        p += k.denseBytes();
         Tensor v = Tensor::dense(type, hp.kvWidthV(l), cells);
-        v.data = p;
-        p += v.denseBytes();
+        v.data = p + k.denseBytes();
+        if (!placement.onDevice(l))
+            host += k.denseBytes() + v.denseBytes();
         m_k.push_back(k);
         m_v.push_back(v);
     }
     m_pos.assign(static_cast<size_t>(cells), -1);
     m_seqs.assign(static_cast<size_t>(cells), 0);
     m_shift.assign(static_cast<size_t>(cells), 0);
+}
+
+size_t KvCache::bytes() const
+{
+    size_t n = 0;
+    for (const auto& b : m_buffers)
+        n += b->size();
+    return n;
 }
 
 int64_t KvCache::extent() const

@@ -7,10 +7,15 @@
 // Layout: k(layer) is [headDimK · kvHeads(layer), cells], v(layer) likewise
 // with headDimV; row c belongs to cell c. V is not transposed.
 //
+// Placement: the rows of a layer live with the layer's backend
+// (backend/placement.h); the host's layers share one buffer, each device
+// layer has its own (so none exceeds a device's largest allocation).
+//
 // Thread-safety: none; owned by one Context, used by its thread.
 #pragma once
 
 #include "backend/backend.h"
+#include "backend/placement.h"
 #include "model/hparams.h"
 
 #include <cstdint>
@@ -27,11 +32,13 @@ public:
     // Throws hearth::Error for a type other than f16 / f32 / q8_0 or when a
     // q8_0 row would not be a whole number of blocks.
     KvCache(const ModelParams& hp, int64_t cells, GgmlType type, Backend& backend);
+    KvCache(const ModelParams& hp, int64_t cells, GgmlType type, const Placement& placement);
 
     int64_t size() const { return static_cast<int64_t>(m_pos.size()); }
     GgmlType type() const { return m_type; }
-    // Bytes of K and V storage (all layers).
-    size_t bytes() const { return m_buffer ? m_buffer->size() : 0; }
+    // Bytes of K and V storage (all layers), and of those on a device.
+    size_t bytes() const;
+    size_t deviceBytes() const { return m_deviceBytes; }
     // Bytes a cache of these dimensions takes, for estimates.
     static size_t bytesFor(const ModelParams& hp, int64_t cells, GgmlType type);
 
@@ -75,7 +82,8 @@ private:
     void freeCell(size_t c);
 
     GgmlType m_type;
-    std::unique_ptr<Buffer> m_buffer;
+    std::vector<std::unique_ptr<Buffer>> m_buffers;
+    size_t m_deviceBytes = 0;
     std::vector<Tensor> m_k, m_v;
     std::vector<int32_t> m_pos;   // -1: free
     std::vector<uint64_t> m_seqs; // bit s: sequence s uses the cell

@@ -35,6 +35,7 @@ Tensor attentionOutput(Graph& g, const ForwardInputs& in, const ModelParams& hp,
 
 void logits(Graph& g, const ForwardInputs& in, const ModelParams& hp, const ModelWeights& w, Tensor x)
 {
+    g.setLayer(static_cast<int>(hp.nLayer));    // placement: the output layer
     x = g.rmsNorm(x, &w.outputNorm, hp.rmsEps); // final RMS norm
     g.matmulInto(w.output, x, in.logits);       // LM head
     if (hp.finalSoftCap > 0.0f)

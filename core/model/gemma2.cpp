@@ -52,6 +52,7 @@ public:
         Tensor x = g.getRows(m_weights.tokenEmbd, in.tokens, in.nTokens); // token embeddings [n_embd, n]
         x = g.scale(x, std::sqrt(static_cast<float>(hp.nEmbd)));          // · √n_embd
         for (int64_t il = 0; il < hp.nLayer; ++il) {
+            g.setLayer(static_cast<int>(il)); // placement: the ops of layer il
             const LayerWeights& l = m_weights.layers[static_cast<size_t>(il)];
             Tensor h = g.rmsNorm(x, &l.attnNorm, hp.rmsEps); // pre-attention RMS norm
             Tensor q = g.matmul(l.wq, h).splitRows(dk);      // queries [dk, heads, n]

@@ -23,13 +23,19 @@ void Graph::begin()
 {
     m_list.ops.clear();
     m_slots.clear();
+    m_layer = -1;
+}
+
+int32_t Graph::addSlot(size_t bytes, int arena)
+{
+    m_slots.push_back(Slot{aligned(bytes), 0, -1, arena});
+    return static_cast<int32_t>(m_slots.size() - 1);
 }
 
 Tensor Graph::activation(int64_t ne0, int64_t ne1, int64_t ne2)
 {
     Tensor t = Tensor::dense(GgmlType::F32, ne0, ne1, ne2);
-    t.slot = static_cast<int32_t>(m_slots.size());
-    m_slots.push_back(Slot{aligned(t.denseBytes()), 0, -1});
+    t.slot = addSlot(t.denseBytes(), 0);
     return t;
 }
 
@@ -40,6 +46,7 @@ Tensor Graph::unaryLike(OpKind kind, const Tensor& x, float scalar)
     op.src[0] = x;
     op.dst = activation(x.ne[0], x.ne[1], x.ne[2]);
     op.scalar = scalar;
+    op.layer = m_layer;
     m_list.ops.push_back(op);
     return op.dst;
 }
@@ -52,6 +59,7 @@ Tensor Graph::binary(OpKind kind, const Tensor& a, const Tensor& b)
     op.src[0] = a;
     op.src[1] = b;
     op.dst = activation(a.ne[0], a.ne[1], a.ne[2]);
+    op.layer = m_layer;
     m_list.ops.push_back(op);
     return op.dst;
 }
@@ -63,6 +71,7 @@ Tensor Graph::getRows(const Tensor& table, const int32_t* ids, int64_t n)
     op.src[0] = table;
     op.ids = ids;
     op.dst = activation(table.ne[0], n);
+    op.layer = m_layer;
     m_list.ops.push_back(op);
     return op.dst;
 }
@@ -78,6 +87,7 @@ Tensor Graph::rmsNorm(const Tensor& x, const Tensor* weight, float eps)
     }
     op.scalar = eps;
     op.dst = activation(x.ne[0], x.ne[1], x.ne[2]);
+    op.layer = m_layer;
     m_list.ops.push_back(op);
     return op.dst;
 }
@@ -97,6 +107,7 @@ void Graph::matmulInto(const Tensor& w, const Tensor& x, const Tensor& dst)
     op.src[0] = w;
     op.src[1] = x;
     op.dst = dst;
+    op.layer = m_layer;
     m_list.ops.push_back(op);
 }
 
@@ -127,6 +138,7 @@ void Graph::softCapInPlace(const Tensor& x, float cap)
     op.src[0] = x;
     op.dst = x;
     op.scalar = cap;
+    op.layer = m_layer;
     m_list.ops.push_back(op);
 }
 
@@ -138,6 +150,7 @@ Tensor Graph::rope(const Tensor& x, const int32_t* positions, const RopeParams& 
     op.ids = positions;
     op.rope = params;
     op.dst = activation(x.ne[0], x.ne[1], x.ne[2]);
+    op.layer = m_layer;
     m_list.ops.push_back(op);
     return op.dst;
 }
@@ -160,6 +173,7 @@ void Graph::storeRows(const Tensor& cache, const Tensor& src, const int32_t* cel
     op.src[0] = src;
     op.dst = cache;
     op.ids = cells;
+    op.layer = m_layer;
     m_list.ops.push_back(op);
 }
 
@@ -172,6 +186,7 @@ Tensor Graph::attention(const Tensor& q, const Tensor& kCache, const Tensor& vCa
     op.src[2] = vCache;
     op.attn = params;
     op.dst = activation(static_cast<int64_t>(params.headDimV) * params.nHead, q.ne[2]);
+    op.layer = m_layer;
     m_list.ops.push_back(op);
     return op.dst;
 }
@@ -186,42 +201,46 @@ void Graph::rawOp(const Op& op)
     m_list.ops.push_back(op);
 }
 
-void Graph::place(uint8_t* base)
+void Graph::place(std::span<const Area> areas)
 {
-    m_free.clear();
-    size_t top = 0;
-    m_peak = 0;
+    size_t top[kMaxArenas] = {};
+    for (int a = 0; a < kMaxArenas; ++a) {
+        m_free[a].clear();
+        m_peak[a] = 0;
+    }
     std::vector<bool> placed(m_slots.size(), false);
     const auto allocate = [&](Slot& s) {
-        auto best = m_free.end();
-        for (auto it = m_free.begin(); it != m_free.end(); ++it) {
-            if (it->bytes >= s.bytes && (best == m_free.end() || it->bytes < best->bytes))
+        std::vector<Block>& free = m_free[s.arena];
+        auto best = free.end();
+        for (auto it = free.begin(); it != free.end(); ++it) {
+            if (it->bytes >= s.bytes && (best == free.end() || it->bytes < best->bytes))
                 best = it;
         }
-        if (best != m_free.end()) {
+        if (best != free.end()) {
             s.offset = best->offset;
             best->offset += s.bytes;
             best->bytes -= s.bytes;
             if (best->bytes == 0)
-                m_free.erase(best);
+                free.erase(best);
             return;
         }
-        s.offset = top;
-        top += s.bytes;
-        m_peak = std::max(m_peak, top);
+        s.offset = top[s.arena];
+        top[s.arena] += s.bytes;
+        m_peak[s.arena] = std::max(m_peak[s.arena], top[s.arena]);
     };
     const auto release = [&](const Slot& s) {
+        std::vector<Block>& free = m_free[s.arena];
         Block b{s.offset, s.bytes};
-        auto it = std::lower_bound(m_free.begin(), m_free.end(), b,
+        auto it = std::lower_bound(free.begin(), free.end(), b,
                                    [](const Block& x, const Block& y) { return x.offset < y.offset; });
-        it = m_free.insert(it, b);
-        if (it + 1 != m_free.end() && it->offset + it->bytes == (it + 1)->offset) {
+        it = free.insert(it, b);
+        if (it + 1 != free.end() && it->offset + it->bytes == (it + 1)->offset) {
             it->bytes += (it + 1)->bytes;
-            m_free.erase(it + 1);
+            free.erase(it + 1);
         }
-        if (it != m_free.begin() && (it - 1)->offset + (it - 1)->bytes == it->offset) {
+        if (it != free.begin() && (it - 1)->offset + (it - 1)->bytes == it->offset) {
             (it - 1)->bytes += it->bytes;
-            m_free.erase(it);
+            free.erase(it);
         }
     };
 
@@ -233,10 +252,13 @@ void Graph::place(uint8_t* base)
         }
     }
     for (size_t i = 0; i < ops.size(); ++i) {
-        const int32_t d = ops[i].dst.slot;
-        if (d >= 0 && !placed[static_cast<size_t>(d)]) {
-            allocate(m_slots[static_cast<size_t>(d)]);
-            placed[static_cast<size_t>(d)] = true;
+        // Every slot an op touches exists from its first use on (a Copy's
+        // source was written before; a destination is placed here).
+        for (const Tensor* t : {&ops[i].dst, &ops[i].src[0], &ops[i].src[1], &ops[i].src[2]}) {
+            if (t->slot >= 0 && !placed[static_cast<size_t>(t->slot)]) {
+                allocate(m_slots[static_cast<size_t>(t->slot)]);
+                placed[static_cast<size_t>(t->slot)] = true;
+            }
         }
         for (const Tensor* t : {&ops[i].dst, &ops[i].src[0], &ops[i].src[1], &ops[i].src[2]}) {
             if (t->slot >= 0 && m_slots[static_cast<size_t>(t->slot)].lastUse == static_cast<int>(i)) {
@@ -245,22 +267,32 @@ void Graph::place(uint8_t* base)
             }
         }
     }
-    if (!base)
+    if (areas.empty() || !areas[0].base)
         return;
     for (Op& op : ops) {
         for (Tensor* t : {&op.dst, &op.src[0], &op.src[1], &op.src[2]}) {
-            if (t->slot >= 0)
-                t->data = base + m_slots[static_cast<size_t>(t->slot)].offset + t->offset;
+            if (t->slot >= 0) {
+                const Slot& s = m_slots[static_cast<size_t>(t->slot)];
+                t->data = areas[static_cast<size_t>(s.arena)].base + s.offset + t->offset;
+            }
         }
     }
 }
 
 const OpList& Graph::finish(uint8_t* base, size_t capacity)
 {
-    place(base);
-    if (base && m_peak > capacity)
-        throw Error("scratch area too small for this batch: " + std::to_string(m_peak) + " bytes needed, " +
-                    std::to_string(capacity) + " reserved");
+    const Area area{base, capacity};
+    return finish(std::span<const Area>(&area, 1));
+}
+
+const OpList& Graph::finish(std::span<const Area> areas)
+{
+    place(areas);
+    for (size_t a = 0; a < areas.size() && areas[0].base; ++a) {
+        if (m_peak[a] > areas[a].capacity)
+            throw Error("scratch area too small for this batch: " + std::to_string(m_peak[a]) + " bytes needed, " +
+                        std::to_string(areas[a].capacity) + " reserved");
+    }
     return m_list;
 }
 

@@ -12,14 +12,20 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <vector>
 
 namespace hearth {
 
 class Graph {
 public:
-    // Starts a new recording (the previous op list becomes invalid).
+    // Starts a new recording (the previous op list becomes invalid); the
+    // layer is -1 (the input) until setLayer().
     void begin();
+    // Tags the ops recorded from now on with `layer` (Op::layer): the
+    // forward pass calls it at the top of each layer, blocks::logits with
+    // n_layer for the output.
+    void setLayer(int layer) { m_layer = layer; }
 
     // A new f32 activation [ne0, ne1, ne2].
     Tensor activation(int64_t ne0, int64_t ne1, int64_t ne2 = 1);
@@ -48,19 +54,36 @@ public:
     // list. Throws hearth::Error when capacity is too small; with base ==
     // nullptr it only measures (see peakBytes()).
     const OpList& finish(uint8_t* base, size_t capacity);
-    // Bytes the last finish() needed.
-    size_t peakBytes() const { return m_peak; }
+    // The same with each activation in the area of its arena (setArena();
+    // 0 by default): one per backend of a split (runtime/scheduler.h).
+    struct Area {
+        uint8_t* base = nullptr;
+        size_t capacity = 0;
+    };
+    static constexpr int kMaxArenas = 2;
+    const OpList& finish(std::span<const Area> areas);
+    // Bytes the last finish() needed (in one arena).
+    size_t peakBytes(int arena = 0) const { return m_peak[static_cast<size_t>(arena)]; }
     const OpList& ops() const { return m_list; }
+
+    // For the scheduler, between recording and finish(): the op list to
+    // rewrite, new activation slots and the arena of each.
+    OpList& mutableOps() { return m_list; }
+    int32_t addSlot(size_t bytes, int arena);
+    void setArena(int32_t slot, int arena) { m_slots[static_cast<size_t>(slot)].arena = arena; }
+    size_t slotBytes(int32_t slot) const { return m_slots[static_cast<size_t>(slot)].bytes; }
+    size_t slotCount() const { return m_slots.size(); }
 
 private:
     Tensor unaryLike(OpKind kind, const Tensor& x, float scalar);
     Tensor binary(OpKind kind, const Tensor& a, const Tensor& b);
-    void place(uint8_t* base);
+    void place(std::span<const Area> areas);
 
     struct Slot {
         size_t bytes = 0;
         size_t offset = 0;
         int lastUse = -1;
+        int arena = 0;
     };
     struct Block {
         size_t offset, bytes;
@@ -68,8 +91,9 @@ private:
 
     OpList m_list;
     std::vector<Slot> m_slots;
-    std::vector<Block> m_free;
-    size_t m_peak = 0;
+    std::vector<Block> m_free[kMaxArenas];
+    size_t m_peak[kMaxArenas] = {};
+    int m_layer = -1;
 };
 
 } // namespace hearth

@@ -58,6 +58,74 @@ Model::Model(std::shared_ptr<const gguf::File> file, ModelParams params, Backend
     : m_file(std::move(file)), m_params(std::move(params)), m_backend(backend)
 {
     m_weights.layers.resize(static_cast<size_t>(m_params.nLayer));
+    m_placement = Placement::hostOnly(backend, m_params.nLayer);
+}
+
+std::unique_ptr<Model> Model::create(std::shared_ptr<const gguf::File> file, const Placement& placement,
+                                     const UploadOptions& upload)
+{
+    std::unique_ptr<Model> model = create(std::move(file), *placement.host);
+    model->placeWeights(placement, upload);
+    return model;
+}
+
+void forEachWeight(ModelWeights& w, const std::function<void(Tensor&, int64_t)>& f)
+{
+    const auto visit = [&](Tensor& t, int64_t layer) {
+        if (t.data)
+            f(t, layer);
+    };
+    visit(w.tokenEmbd, -1);
+    visit(w.ropeFreqs, -1); // read by the backends as host tables (RopeParams)
+    visit(w.ropeLong, -1);
+    visit(w.ropeShort, -1);
+    for (size_t i = 0; i < w.layers.size(); ++i) {
+        LayerWeights& l = w.layers[i];
+        for (Tensor* t : {&l.attnNorm, &l.wq, &l.wk, &l.wv, &l.wqkv, &l.bq, &l.bk, &l.bv, &l.qNorm, &l.kNorm, &l.wo,
+                          &l.attnPostNorm, &l.ffnNorm, &l.ffnGate, &l.ffnUp, &l.ffnDown, &l.ffnPostNorm})
+            visit(*t, static_cast<int64_t>(i));
+    }
+    const auto out = static_cast<int64_t>(w.layers.size());
+    visit(w.outputNorm, out);
+    visit(w.output, out); // a tied output gets its own copy on a device
+}
+
+// Copies the weights of the layers on the device there, in one upload, and
+// checks that the device computes with every one of them.
+void Model::placeWeights(const Placement& placement, const UploadOptions& upload)
+{
+    m_placement = placement;
+    m_placement.nLayer = m_params.nLayer;
+    if (!m_placement.usesDevice())
+        return;
+    Backend& device = *m_placement.device;
+    std::vector<Tensor*> moved;
+    forEachWeight(m_weights, [&](Tensor& t, int64_t layer) {
+        if (!m_placement.onDevice(layer))
+            return;
+        if (t.ne[1] > 1) {
+            Op op;
+            op.kind = OpKind::MatMul;
+            op.src[0] = t;
+            op.src[1] = Tensor::dense(GgmlType::F32, t.ne[0]);
+            op.dst = Tensor::dense(GgmlType::F32, t.ne[1]);
+            if (!device.supports(op))
+                throw Error(m_file->path() + ": a weight of layer " + std::to_string(layer) + " has type " +
+                            std::string(typeTraits(t.type).name) + ", which the " + device.device().name +
+                            " backend cannot compute with");
+        }
+        moved.push_back(&t);
+    });
+    if (std::unique_ptr<Buffer> b = device.uploadWeights(moved, upload))
+        m_deviceWeights.push_back(std::move(b));
+}
+
+uint64_t Model::deviceWeightBytes() const
+{
+    uint64_t n = 0;
+    for (const auto& b : m_deviceWeights)
+        n += b->size();
+    return n;
 }
 
 RopeParams Model::layerRope(int64_t /*layer*/, int64_t /*nCtx*/) const
@@ -84,7 +152,7 @@ Tensor Model::optional(const std::string& name, std::initializer_list<int64_t> s
                     ", expected " + shapeText(want, dims));
     Tensor t = Tensor::dense(info->type, info->ne[0], info->ne[1], info->ne[2], info->ne[3]);
     t.data = const_cast<uint8_t*>(info->data); // weights are only ever read
-    return m_backend.prepareWeight(t);
+    return t;
 }
 
 Tensor Model::require(const std::string& name, std::initializer_list<int64_t> shape) const

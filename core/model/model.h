@@ -12,10 +12,12 @@
 #pragma once
 
 #include "backend/backend.h"
+#include "backend/placement.h"
 #include "gguf/gguf.h"
 #include "model/graph.h"
 #include "model/hparams.h"
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -23,6 +25,8 @@
 
 namespace hearth {
 
+// Every weight field below must be listed in forEachWeight (model.cpp),
+// which moves a layer's weights to its backend.
 struct LayerWeights {
     Tensor attnNorm;     // [n_embd]
     Tensor wq, wk, wv;   // [n_embd, heads·dk], [n_embd, kv_heads·dk], [n_embd, kv_heads·dv]
@@ -71,7 +75,17 @@ public:
     // hearth::Error naming an unknown architecture, a missing or misshapen
     // tensor, or a tensor type `backend` cannot compute with.
     static std::unique_ptr<Model> create(std::shared_ptr<const gguf::File> file, Backend& backend);
+    // The same with the layers the placement puts on a device copied there
+    // (progress and cancel through `upload`). Throws as above, and
+    // OutOfDeviceMemory when they do not fit, Cancelled.
+    static std::unique_ptr<Model> create(std::shared_ptr<const gguf::File> file, const Placement& placement,
+                                         const UploadOptions& upload = {});
     static std::vector<std::string_view> supportedArchitectures();
+
+    // Where the layers live (host-only unless created with a placement).
+    const Placement& placement() const { return m_placement; }
+    // Bytes of weights copied to the device.
+    uint64_t deviceWeightBytes() const;
 
     const ModelParams& params() const { return m_params; }
     const ModelWeights& weights() const { return m_weights; }
@@ -103,7 +117,22 @@ protected:
     ModelParams m_params;
     ModelWeights m_weights;
     Backend& m_backend;
+
+public:
+    // Copies the weights of the layers `placement` puts on its device there
+    // (once, while loading; create(file, placement) calls it). Throws
+    // OutOfDeviceMemory, Cancelled, or Error for a type the device lacks.
+    void placeWeights(const Placement& placement, const UploadOptions& upload);
+
+private:
+    Placement m_placement;
+    std::vector<std::unique_ptr<Buffer>> m_deviceWeights;
 };
+
+// Calls f(tensor, layer) for every weight field of `w` that is bound, with
+// its layer as Op::layer counts them (-1: the input and the tables the
+// host reads, such as rope factors; n_layer: the output).
+void forEachWeight(ModelWeights& w, const std::function<void(Tensor&, int64_t layer)>& f);
 
 // The family constructors, one per file.
 std::unique_ptr<Model> createLlama(std::shared_ptr<const gguf::File> file, Backend& backend);

@@ -47,6 +47,7 @@ public:
         const float qScale = 1.0f / std::sqrt(static_cast<float>(dk));
         Tensor x = g.getRows(m_weights.tokenEmbd, in.tokens, in.nTokens); // token embeddings [n_embd, n]
         for (int64_t il = 0; il < hp.nLayer; ++il) {
+            g.setLayer(static_cast<int>(il)); // placement: the ops of layer il
             const LayerWeights& l = m_weights.layers[static_cast<size_t>(il)];
             const int64_t nq = hp.heads(il) * dk, nk = hp.kvWidthK(il), nv = hp.kvWidthV(il);
             Tensor h = g.rmsNorm(x, &l.attnNorm, hp.rmsEps); // pre-attention RMS norm

@@ -41,6 +41,7 @@ public:
         const float kqScale = 1.0f / std::sqrt(static_cast<float>(dk));
         Tensor x = g.getRows(m_weights.tokenEmbd, in.tokens, in.nTokens); // token embeddings [n_embd, n]
         for (int64_t il = 0; il < hp.nLayer; ++il) {
+            g.setLayer(static_cast<int>(il)); // placement: the ops of layer il
             const LayerWeights& l = m_weights.layers[static_cast<size_t>(il)];
             Tensor h = g.rmsNorm(x, &l.attnNorm, hp.rmsEps);         // pre-attention RMS norm
             Tensor q = g.add(g.matmul(l.wq, h), l.bq).splitRows(dk); // queries + bias [dk, heads, n]

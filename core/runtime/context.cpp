@@ -11,15 +11,24 @@ namespace hearth {
 namespace {
 
 struct Reservation {
-    size_t activations = 0;
-    size_t work = 0;
+    size_t activations = 0, deviceActivations = 0;
+    size_t work = 0, deviceWork = 0;
 };
+
+Placement placementFor(const Model& model, Backend& host)
+{
+    Placement p = model.placement();
+    p.host = &host;
+    p.nLayer = model.params().nLayer;
+    return p;
+}
 
 // Records the largest forward pass the context can be asked for (a full
 // micro-batch attending over a full cache) without running it, to size the
 // scratch area and the backend's work area once.
 Reservation measure(const Model& model, Backend& backend, const ContextParams& params)
 {
+    Scheduler scheduler(placementFor(model, backend));
     const ModelParams& hp = model.params();
     const int64_t n = params.nBatch;
     std::vector<int32_t> zeros(static_cast<size_t>(n), 0);
@@ -40,11 +49,16 @@ Reservation measure(const Model& model, Backend& backend, const ContextParams& p
         in.nOutputs = all ? n : static_cast<int64_t>(rows.size());
         in.outputRows = all ? nullptr : rows.data();
         in.logits = Tensor::dense(GgmlType::F32, hp.nVocab, in.nOutputs);
+        static uint8_t hostLogits; // stands for the caller's logits (measured, never written)
+        in.logits.data = &hostLogits;
         g.begin();
         model.forward(g, in);
+        scheduler.split(g);
         g.finish(nullptr, 0);
-        r.activations = std::max(r.activations, g.peakBytes());
-        r.work = std::max(r.work, backend.workBytes(g.ops()));
+        r.activations = std::max(r.activations, g.peakBytes(Scheduler::kHost));
+        r.deviceActivations = std::max(r.deviceActivations, g.peakBytes(Scheduler::kDevice));
+        r.work = std::max(r.work, scheduler.workBytes(g.ops(), Scheduler::kHost));
+        r.deviceWork = std::max(r.deviceWork, scheduler.workBytes(g.ops(), Scheduler::kDevice));
     }
     OpList shift;
     Op op;
@@ -53,6 +67,8 @@ Reservation measure(const Model& model, Backend& backend, const ContextParams& p
     op.attn.headDimK = static_cast<int>(hp.headDimK);
     shift.ops.push_back(op);
     r.work = std::max(r.work, backend.workBytes(shift));
+    if (Backend* device = scheduler.placement().device; device && scheduler.placement().usesDevice())
+        r.deviceWork = std::max(r.deviceWork, device->workBytes(shift));
     return r;
 }
 
@@ -64,7 +80,7 @@ int64_t defaultContextSize(const ModelParams& hp)
 }
 
 Context::Context(std::shared_ptr<const Model> model, Backend& backend, ContextParams params)
-    : m_model(std::move(model)), m_backend(backend), m_params(params)
+    : m_model(std::move(model)), m_backend(backend), m_params(params), m_scheduler(placementFor(*m_model, backend))
 {
     const ModelParams& hp = m_model->params();
     if (m_params.nCtx <= 0)
@@ -72,7 +88,7 @@ Context::Context(std::shared_ptr<const Model> model, Backend& backend, ContextPa
     if (m_params.nCtx > (int64_t{1} << 24))
         throw Error("context size " + std::to_string(m_params.nCtx) + " is too large");
     m_params.nBatch = std::clamp<int64_t>(m_params.nBatch, 1, m_params.nCtx);
-    m_kv = std::make_unique<KvCache>(hp, m_params.nCtx, m_params.kvType, backend);
+    m_kv = std::make_unique<KvCache>(hp, m_params.nCtx, m_params.kvType, m_scheduler.placement());
     m_logits.resize(static_cast<size_t>(hp.nVocab));
     reserve();
 }
@@ -137,8 +153,12 @@ bool Context::runMicroBatch(std::span<const BatchToken> batch, const std::atomic
 
     m_graph.begin();
     m_model->forward(m_graph, m_in);
-    const OpList& ops = m_graph.finish(m_scratch->data(), m_scratch->size());
-    if (!m_backend.execute(ops, ExecuteOptions{abort})) {
+    m_scheduler.split(m_graph);
+    const Graph::Area areas[2] = {
+        {m_scratch->data(), m_scratch->size()},
+        {m_deviceScratch ? m_deviceScratch->data() : nullptr, m_deviceScratch ? m_deviceScratch->size() : 0}};
+    const OpList& ops = m_graph.finish(std::span<const Graph::Area>(areas, m_deviceScratch ? 2 : 1));
+    if (!m_scheduler.execute(ops, ExecuteOptions{abort})) {
         m_kv->release(m_slots.data(), n);
         return false;
     }
@@ -174,6 +194,10 @@ void Context::reserve()
     const Reservation r = measure(*m_model, m_backend, m_params);
     m_scratch = m_backend.allocate(r.activations, BufferUsage::Scratch);
     m_backend.reserveWork(r.work);
+    if (Backend* device = m_scheduler.placement().device; device && m_scheduler.placement().usesDevice()) {
+        m_deviceScratch = device->allocate(std::max<size_t>(r.deviceActivations, 64), BufferUsage::Scratch);
+        device->reserveWork(r.deviceWork);
+    }
 }
 
 uint64_t Context::scratchBytesFor(const Model& model, Backend& backend, const ContextParams& params)
@@ -183,7 +207,8 @@ uint64_t Context::scratchBytesFor(const Model& model, Backend& backend, const Co
         p.nCtx = defaultContextSize(model.params());
     p.nBatch = std::clamp<int64_t>(p.nBatch, 1, p.nCtx);
     const Reservation r = measure(model, backend, p);
-    return r.activations + r.work + static_cast<uint64_t>(model.params().nVocab) * sizeof(float);
+    return r.activations + r.work + r.deviceActivations + r.deviceWork +
+           static_cast<uint64_t>(model.params().nVocab) * sizeof(float);
 }
 
 std::span<const float> Context::logits(int64_t i) const
@@ -208,8 +233,12 @@ void Context::applyShift()
         op.layer = static_cast<int>(l);
         ops.ops.push_back(op);
     }
-    m_backend.reserveWork(m_backend.workBytes(ops));
-    m_backend.execute(ops);
+    for (const int side : {Scheduler::kHost, Scheduler::kDevice}) {
+        Backend* b = side == Scheduler::kHost ? &m_backend : m_scheduler.placement().device;
+        if (b)
+            b->reserveWork(m_scheduler.workBytes(ops, side));
+    }
+    m_scheduler.execute(ops);
     m_kv->shiftApplied();
 }
 
@@ -223,9 +252,15 @@ MemoryUsage Context::memory() const
         m.weightsResident += f.mapping(s).residentBytes();
     m.weightsResident = std::min(m.weightsResident, m.weightsMapped);
     m.kv = m_kv->bytes();
+    m.deviceKv = m_kv->deviceBytes();
+    m.deviceWeights = m_model->deviceWeightBytes();
     // The backend's scratch (this context's activation area and the work
     // area the backend shares between its contexts) and the logits.
     m.scratch = m_backend.allocatedBytes(BufferUsage::Scratch) + m_logits.capacity() * sizeof(float);
+    if (Backend* device = m_scheduler.placement().device; device && m_scheduler.placement().usesDevice()) {
+        m.deviceScratch = device->allocatedBytes(BufferUsage::Scratch);
+        m.scratch += m.deviceScratch;
+    }
     return m;
 }
 

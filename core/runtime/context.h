@@ -4,14 +4,19 @@
 // token-level engine API; Session (session.h) builds the text and chat API
 // on it.
 //
+// Placement: the model's (Model::placement()) decides which layers run on a
+// device; the context puts their KV rows there, keeps a device scratch area
+// beside the host one, and runs each pass through a Scheduler.
+//
 // Thread-safety: one thread at a time. Ownership: shares the model; uses the
-// backend, which must outlive it.
+// backends, which must outlive it.
 #pragma once
 
 #include "backend/backend.h"
 #include "kv/kv_cache.h"
 #include "model/graph.h"
 #include "model/model.h"
+#include "runtime/scheduler.h"
 
 #include <atomic>
 #include <cstdint>
@@ -44,10 +49,13 @@ struct MemoryUsage {
     uint64_t weightsResident = 0;
     uint64_t kv = 0;
     uint64_t scratch = 0; // activations, work area, logits
+    // The parts of the above on a device (already counted in them).
+    uint64_t deviceWeights = 0, deviceKv = 0, deviceScratch = 0;
 };
 
 class Context {
 public:
+    // `backend` is the host backend; the model's placement names the device.
     Context(std::shared_ptr<const Model> model, Backend& backend, ContextParams params);
 
     const Model& model() const { return *m_model; }
@@ -91,9 +99,10 @@ private:
     std::shared_ptr<const Model> m_model;
     Backend& m_backend;
     ContextParams m_params;
+    Scheduler m_scheduler;
     std::unique_ptr<KvCache> m_kv;
     Graph m_graph;
-    std::unique_ptr<Buffer> m_scratch;
+    std::unique_ptr<Buffer> m_scratch, m_deviceScratch;
     std::vector<float> m_logits; // [n_vocab, outputs]
     int64_t m_nOutputs = 0;
     uint64_t m_decodeCount = 0;

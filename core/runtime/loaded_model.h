@@ -10,6 +10,7 @@
 #include "backend/backend.h"
 #include "chat/chat_template.h"
 #include "model/model.h"
+#include "runtime/context.h"
 #include "tokenizer/tokenizer.h"
 
 #include <atomic>
@@ -29,6 +30,14 @@ struct LoadOptions {
     // Read every weight page now (so the first answer is not slow and the
     // memory gauges are right); false leaves it to the first use.
     bool touchWeights = true;
+    // Layers on a GPU (runtime/gpu_layers.h): `gpuLayers` as -ngl counts
+    // them, kGpuLayersAuto for as many as fit. `context` is the context
+    // that will be made, for its KV rows and scratch on the device. Too
+    // many layers for the device's memory: an error saying how many fit
+    // (auto takes that many).
+    Backend* device = nullptr;
+    int gpuLayers = 0;
+    ContextParams context;
 };
 
 class LoadedModel {
@@ -45,6 +54,8 @@ public:
     // Why the built-in template replaced the file's (empty when it did not).
     const std::string& templateWarning() const { return m_templateWarning; }
     const gguf::File& file() const { return m_model->file(); }
+    // What the load did with the GPU ("12 of 31 layers on ..."), or "".
+    const std::string& placementNote() const { return m_placementNote; }
 
     // Tokens of a prompt as llama.cpp's CLI makes them: special tokens
     // parsed, BOS added when the vocabulary asks, never twice.
@@ -58,6 +69,7 @@ private:
     std::unique_ptr<Tokenizer> m_tokenizer;
     chat::ChatTemplate m_template;
     std::string m_templateWarning;
+    std::string m_placementNote;
 };
 
 } // namespace hearth

@@ -44,11 +44,24 @@ MemoryEstimate estimateMemory(const gguf::File& file, Backend& backend, const Co
         gpuWeights += layerWeightBytes(file, l);
     const uint64_t kv = KvCache::bytesFor(hp, p.nCtx, p.kvType);
     const uint64_t gpuKv = hp.nLayer > 0 ? kv / static_cast<uint64_t>(hp.nLayer) * static_cast<uint64_t>(offloaded) : 0;
+    uint64_t outputCopy = 0; // a tied LM head on the GPU is a copy of the host's embeddings
+    if (nGpuLayers > hp.nLayer) {
+        for (const char* name : {"output.weight", "output_norm.weight"})
+            if (const gguf::TensorInfo* t = file.findTensor(name))
+                gpuWeights += t->bytes;
+        if (!file.findTensor("output.weight"))
+            if (const gguf::TensorInfo* t = file.findTensor("token_embd.weight"))
+                outputCopy = t->bytes;
+    }
     e.cpu.weights = weights - gpuWeights;
-    e.gpu.weights = gpuWeights;
+    e.gpu.weights = gpuWeights + outputCopy;
     e.cpu.kv = kv - gpuKv;
     e.gpu.kv = gpuKv;
     e.cpu.scratch = Context::scratchBytesFor(*model, backend, p);
+    if (nGpuLayers > 0) // the device's activations, work area and a batch of logits (loaded_model.cpp)
+        e.gpu.scratch = 2 * e.cpu.scratch + static_cast<uint64_t>(hp.nVocab) *
+                                                static_cast<uint64_t>(std::clamp<int64_t>(p.nBatch, 1, p.nCtx)) *
+                                                sizeof(float);
     return e;
 }
 

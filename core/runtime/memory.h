@@ -26,7 +26,7 @@ struct BackendMemory {
 
 struct MemoryEstimate {
     BackendMemory cpu;
-    BackendMemory gpu; // layers offloaded with nGpuLayers (no GPU backend yet: stays 0 unless asked)
+    BackendMemory gpu; // layers offloaded with nGpuLayers (-ngl's count; > n_layer: the output layer too)
     uint64_t total() const { return cpu.total() + gpu.total(); }
 };
 

@@ -2,6 +2,7 @@
 // a message a person can act on (what, where, what was expected).
 #pragma once
 
+#include <cstdint>
 #include <stdexcept>
 #include <string>
 
@@ -16,6 +17,24 @@ public:
 class Cancelled : public Error {
 public:
     Cancelled() : Error("cancelled") {}
+};
+
+// A device allocation that did not fit: `requested` bytes asked for while
+// `available` were left of the device's budget (both 0 when unknown).
+class OutOfDeviceMemory : public Error {
+public:
+    OutOfDeviceMemory(const std::string& message, uint64_t requested, uint64_t available)
+        : Error(message), requested(requested), available(available)
+    {
+    }
+    uint64_t requested, available;
+};
+
+// The GPU stopped working (driver reset, hang, removal): everything on it is
+// gone; the backend refuses further work and the model must be reloaded.
+class DeviceLost : public Error {
+public:
+    explicit DeviceLost(const std::string& message) : Error(message) {}
 };
 
 } // namespace hearth

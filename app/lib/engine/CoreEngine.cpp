@@ -2,6 +2,7 @@
 
 #include "chat/value.h"
 #include "cpu/cpu_backend.h"
+#include "engine/GpuDevice.h"
 #include "gauges/SystemMemory.h"
 #include "gguf/model_info.h"
 #include "runtime/loaded_model.h"
@@ -11,6 +12,10 @@
 
 #include <QElapsedTimer>
 #include <QFileInfo>
+
+#if defined(HEARTH_HAVE_VULKAN)
+#include "vulkan/vulkan_backend.h"
+#endif
 
 namespace {
 
@@ -57,6 +62,28 @@ std::vector<hearth::TokenId> promptTokens(const hearth::LoadedModel& model, cons
     return model.tokenizePrompt(model.chatTemplate().render(messages, options));
 }
 
+// The GPU for `layers` (-ngl count, -1 auto), or null with `notice` set
+// the first time a GPU was asked for and none was found.
+std::unique_ptr<hearth::Backend> openGpu(int layers, QString& notice)
+{
+    if (layers == 0)
+        return nullptr;
+    static std::atomic<bool> told{false};
+#if defined(HEARTH_HAVE_VULKAN)
+    try {
+        return hearth::vulkan::createBackend();
+    } catch (const std::exception& e) {
+        if (!told.exchange(true))
+            notice =
+                QStringLiteral("No Vulkan GPU was found (%1): running on the CPU.").arg(QString::fromUtf8(e.what()));
+    }
+#else
+    if (!told.exchange(true))
+        notice = QStringLiteral("This build has no GPU backend: running on the CPU.");
+#endif
+    return nullptr;
+}
+
 } // namespace
 
 CoreEngine::CoreEngine() = default;
@@ -70,17 +97,22 @@ ModelFacts CoreEngine::load(const QString& path, const LoadParams& params, const
                             const std::atomic<bool>& cancel)
 {
     unload();
+    QString notice;
     try {
         m_backend = std::make_unique<hearth::cpu::CpuBackend>(params.threads);
+        m_device = openGpu(params.gpuLayers, notice);
         hearth::LoadOptions options;
         options.progress = [&](double fraction, const char*) {
             if (progress)
                 progress(fraction);
         };
         options.cancel = &cancel;
-        m_model = hearth::LoadedModel::load(path.toStdString(), *m_backend, options);
         hearth::ContextParams cp;
         cp.nCtx = params.contextSize;
+        options.device = m_device.get();
+        options.gpuLayers = m_device ? params.gpuLayers : 0;
+        options.context = cp;
+        m_model = hearth::LoadedModel::load(path.toStdString(), *m_backend, options);
         m_context = std::make_unique<hearth::Context>(m_model->modelShared(), *m_backend, cp);
         m_session = std::make_unique<hearth::Session>(*m_context, 0);
     } catch (const hearth::Cancelled&) {
@@ -108,6 +140,9 @@ ModelFacts CoreEngine::load(const QString& path, const LoadParams& params, const
     f.chatTemplate =
         QString::fromUtf8(m_model->chatTemplate().name().data(), qsizetype(m_model->chatTemplate().name().size()));
     f.warning = QString::fromStdString(m_model->templateWarning());
+    for (const QString& extra : {notice, QString::fromStdString(m_model->placementNote())})
+        if (!extra.isEmpty())
+            f.warning += (f.warning.isEmpty() ? QString() : QStringLiteral(" ")) + extra;
     f.memory = memory();
     return f;
 }
@@ -118,8 +153,9 @@ void CoreEngine::unload()
     m_session.reset();
     m_context.reset();
     m_model.reset();
+    m_device.reset();
     m_backend.reset();
-    m_weightsMapped = m_weightsResident = m_kv = m_scratch = 0;
+    m_weightsMapped = m_weightsResident = m_kv = m_scratch = m_gpuUsed = m_gpuTotal = 0;
 }
 
 void CoreEngine::refreshMemory()
@@ -131,6 +167,8 @@ void CoreEngine::refreshMemory()
     m_weightsResident = qint64(m.weightsResident);
     m_kv = qint64(m.kv);
     m_scratch = qint64(m.scratch);
+    m_gpuUsed = qint64(m.deviceWeights + m.deviceKv + m.deviceScratch);
+    m_gpuTotal = m_device && m_model->model().placement().usesDevice() ? qint64(m_device->device().memoryTotal) : 0;
 }
 
 MemoryFigures CoreEngine::memory() const
@@ -140,6 +178,8 @@ MemoryFigures CoreEngine::memory() const
     m.weightsResident = m_weightsResident;
     m.kvCache = m_kv;
     m.scratch = m_scratch;
+    m.gpuUsed = m_gpuUsed;
+    m.gpuTotal = m_gpuTotal;
     return m;
 }
 
@@ -152,8 +192,14 @@ FitEstimate CoreEngine::estimate(const QString& path, const LoadParams& params) 
         hearth::ContextParams cp;
         cp.nCtx = params.contextSize;
         const hearth::MemoryEstimate e =
-            hearth::estimateMemory(path.toStdString(), *m_estimateBackend, cp, params.gpuLayers);
-        return {qint64(e.total()), SystemMemory::availableBytes()};
+            hearth::estimateMemory(path.toStdString(), *m_estimateBackend, cp,
+                                   params.gpuLayers < 0 ? 999 : params.gpuLayers); // auto: the most it may take
+        FitEstimate fit{qint64(e.total()), SystemMemory::availableBytes()};
+        if (params.gpuLayers != 0 && GpuDevices::chosen().found) {
+            fit.gpuRequiredBytes = qint64(e.gpu.total());
+            fit.gpuAvailableBytes = GpuDevices::chosen().memoryFree;
+        }
+        return fit;
     } catch (const std::exception& e) {
         throw EngineError(QStringLiteral("%1: %2").arg(QFileInfo(path).fileName(), QString::fromStdString(e.what())));
     }

@@ -1,4 +1,6 @@
-// The real engine behind InferenceEngine: core/runtime on the CPU backend.
+// The real engine behind InferenceEngine: core/runtime on the CPU backend,
+// with the layers the GPU layers setting asks for on the Vulkan GPU (when
+// there is none, the first load says so once and runs on the CPU).
 // One loaded model, one context and one session (sequence 0); each request
 // renders the whole conversation with the model's chat template and the
 // session evaluates only what its cache does not hold yet (a new turn costs
@@ -17,6 +19,7 @@
 #include <memory>
 
 namespace hearth {
+class Backend;
 class Context;
 class LoadedModel;
 class Session;
@@ -44,11 +47,12 @@ private:
     void refreshMemory(); // worker thread: reads the context's figures into the atomics
 
     std::unique_ptr<hearth::cpu::CpuBackend> m_backend;
+    std::unique_ptr<hearth::Backend> m_device; // the GPU, while layers are on it
     std::shared_ptr<const hearth::LoadedModel> m_model;
     std::unique_ptr<hearth::Context> m_context;
     std::unique_ptr<hearth::Session> m_session;
     std::atomic<bool> m_loaded{false};
-    std::atomic<qint64> m_weightsMapped{0}, m_weightsResident{0}, m_kv{0}, m_scratch{0};
+    std::atomic<qint64> m_weightsMapped{0}, m_weightsResident{0}, m_kv{0}, m_scratch{0}, m_gpuUsed{0}, m_gpuTotal{0};
     mutable QMutex m_estimateMutex;
     mutable std::unique_ptr<hearth::cpu::CpuBackend> m_estimateBackend;
 };

@@ -13,7 +13,7 @@
 struct LoadParams {
     int contextSize = 4096; // tokens of KV cache to allocate; 0 = the model's trained context
     int threads = 0;        // worker threads; 0 = one per core
-    int gpuLayers = 0;      // layers offloaded to a GPU backend (none exists yet: always 0)
+    int gpuLayers = 0;      // layers on the GPU as -ngl counts them; -1 as many as fit
 };
 
 // Bytes the loaded model uses, by kind. The gauges and the fit estimate
@@ -23,6 +23,8 @@ struct MemoryFigures {
     qint64 weightsResident = 0; // bytes of weights in RAM now (grows while loading)
     qint64 kvCache = 0;         // bytes allocated for the KV cache
     qint64 scratch = 0;         // activations and logits buffers
+    qint64 gpuUsed = 0;         // of the above, bytes on the GPU (weights, KV, scratch)
+    qint64 gpuTotal = 0;        // the GPU's memory (0: no GPU in use)
     qint64 total() const { return weightsResident + kvCache + scratch; }
 };
 
@@ -44,9 +46,14 @@ struct ModelFacts {
 
 // "Will it fit", answered from the GGUF header alone, before loading.
 struct FitEstimate {
-    qint64 requiredBytes = 0;  // weights + KV cache + scratch for the given context
-    qint64 availableBytes = 0; // memory the system reports as available now
-    bool fits() const { return requiredBytes > 0 && requiredBytes <= availableBytes; }
+    qint64 requiredBytes = 0;                           // weights + KV cache + scratch for the given context
+    qint64 availableBytes = 0;                          // memory the system reports as available now
+    qint64 gpuRequiredBytes = 0, gpuAvailableBytes = 0; // the part on the GPU, and its free memory
+    bool fits() const
+    {
+        return requiredBytes > 0 && requiredBytes - gpuRequiredBytes <= availableBytes &&
+               gpuRequiredBytes <= gpuAvailableBytes;
+    }
 };
 
 // Sampler settings of one generation; stored with each reply.

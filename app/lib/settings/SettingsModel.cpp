@@ -1,5 +1,7 @@
 #include "settings/SettingsModel.h"
 
+#include "engine/GpuDevice.h"
+
 SettingsModel::SettingsModel(SettingsStore* store, QObject* parent) : QAbstractListModel(parent), m_store(store)
 {
     connect(m_store, &SettingsStore::changed, this, [this](const QString&, const QString& key) {
@@ -87,10 +89,7 @@ QVariant SettingsModel::data(const QModelIndex& index, int role) const
     case LabelRole: return label(d.key);
     case HelpRole: return help(d.key);
     case ValueTypeRole: return QVariant::fromValue(ValueType(int(d.type)));
-    case ValueRole:
-        if (d.key == QLatin1String("gpuLayers"))
-            return 0;
-        return modelScope ? m_store->effective(m_modelPath, d.key) : m_store->globalValue(d.key);
+    case ValueRole: return modelScope ? m_store->effective(m_modelPath, d.key) : m_store->globalValue(d.key);
     case MinimumRole: return d.minimum;
     case MaximumRole: return d.maximum;
     case StepRole: return d.step;
@@ -139,8 +138,8 @@ void SettingsModel::resetValue(int row)
 
 QString SettingsModel::unavailableReason(const QString& key) const
 {
-    if (key == QLatin1String("gpuLayers"))
-        return tr("No GPU backend is available yet: Hearth runs models on the CPU.");
+    if (key == QLatin1String("gpuLayers") && !GpuDevices::chosen().found)
+        return tr("No Vulkan GPU was found: Hearth runs models on the CPU.");
     return {};
 }
 
@@ -158,7 +157,9 @@ const SettingsModel::Texts* SettingsModel::texts(const QString& key)
         {"maxTokens", QT_TR_NOOP("Max tokens"), QT_TR_NOOP("The longest reply, in tokens.")},
         {"contextSize", QT_TR_NOOP("Context size"),
          QT_TR_NOOP("How many tokens of the conversation the model sees. Applies on the next load.")},
-        {"gpuLayers", QT_TR_NOOP("GPU layers"), QT_TR_NOOP("Layers to run on a GPU.")},
+        {"gpuLayers", QT_TR_NOOP("GPU layers"),
+         QT_TR_NOOP("Layers to run on the GPU; -1 = as many as fit, more than the model has = all. Applies on the "
+                    "next load.")},
         {"threads", QT_TR_NOOP("Threads"),
          QT_TR_NOOP("CPU threads for the model (0 = one per core). Applies on the next load.")},
         {"seed", QT_TR_NOOP("Seed"),
@@ -181,5 +182,12 @@ QString SettingsModel::label(const QString& key) const
 QString SettingsModel::help(const QString& key) const
 {
     const Texts* t = texts(key);
-    return t ? tr(t->help) : QString();
+    QString text = t ? tr(t->help) : QString();
+    if (key == QLatin1String("gpuLayers") && GpuDevices::chosen().found) {
+        const GpuDevice& gpu = GpuDevices::chosen();
+        text +=
+            QLatin1Char(' ') +
+            tr("GPU: %1, %2 MiB free of %3 MiB.").arg(gpu.name).arg(gpu.memoryFree >> 20).arg(gpu.memoryTotal >> 20);
+    }
+    return text;
 }

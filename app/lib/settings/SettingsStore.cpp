@@ -14,7 +14,7 @@ const QList<SettingsStore::Descriptor>& SettingsStore::descriptors()
         {QStringLiteral("repeatPenalty"), T::Real, 1.1, 1, 2, 0.05, 2},
         {QStringLiteral("maxTokens"), T::Integer, 1024, 1, 32768, 64, 0},
         {QStringLiteral("contextSize"), T::Integer, 4096, 256, 131072, 256, 0},
-        {QStringLiteral("gpuLayers"), T::Integer, 0, 0, 999, 1, 0},
+        {QStringLiteral("gpuLayers"), T::Integer, 0, -1, 999, 1, 0},
         {QStringLiteral("threads"), T::Integer, 0, 0, 256, 1, 0},
         {QStringLiteral("seed"), T::Integer, -1, -1, 2147483647, 1, 0},
         {QStringLiteral("systemPrompt"), T::Text, QStringLiteral("You are a helpful assistant."), 0, 0, 0, 0},
@@ -126,7 +126,7 @@ LoadParams SettingsStore::loadParams(const QString& modelPath) const
     LoadParams p;
     p.contextSize = effective(modelPath, QStringLiteral("contextSize")).toInt();
     p.threads = effective(modelPath, QStringLiteral("threads")).toInt();
-    p.gpuLayers = 0; // no GPU backend yet (the settings panel says so)
+    p.gpuLayers = effective(modelPath, QStringLiteral("gpuLayers")).toInt(); // -1: as many as fit
     return p;
 }
 
