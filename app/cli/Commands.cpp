@@ -14,6 +14,7 @@ std::span<const CliCommand> cliCommands()
         CliCommand{"detokenize", "Print the text of the token ids on stdin", runDetokenize},
         CliCommand{"template", "Render a chat template with a conversation", runTemplate},
         CliCommand{"convert", "Convert a Hugging Face model (safetensors) to GGUF", runConvert},
+        CliCommand{"quantize", "Quantize a GGUF model (Q4_K_M, Q8_0, ...) as llama-quantize does", runQuantize},
     };
     return commands;
 }

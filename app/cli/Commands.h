@@ -25,3 +25,4 @@ int runChat(const QStringList& args);       // ChatCommand.cpp
 int runPerplexity(const QStringList& args); // PerplexityCommand.cpp
 int runBench(const QStringList& args);      // BenchCommand.cpp
 int runConvert(const QStringList& args);    // ConvertCommand.cpp
+int runQuantize(const QStringList& args);   // QuantizeCommand.cpp

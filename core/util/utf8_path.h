@@ -19,4 +19,11 @@ inline std::filesystem::path pathFromUtf8(const std::string& utf8)
 #endif
 }
 
+// The inverse: a path as UTF-8 bytes (for messages and the engine's API).
+inline std::string pathToUtf8(const std::filesystem::path& path)
+{
+    const std::u8string u = path.u8string();
+    return std::string(u.begin(), u.end());
+}
+
 } // namespace hearth
