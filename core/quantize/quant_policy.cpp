@@ -259,10 +259,15 @@ TensorPlan withFallback(const TensorShape& tensor, GgmlType t)
     case GgmlType::Q5_K: f = GgmlType::Q5_1; break;
     case GgmlType::Q6_K: f = GgmlType::Q8_0; break;
     default:
-        throw Error("quantize: tensor '" + tensor.name + "' has rows of " + std::to_string(cols) +
-                    " elements, not a multiple of " + std::to_string(typeTraits(t).blockSize) + " as " +
-                    std::string(typeTraits(t).name) + " needs, and " + std::string(typeTraits(t).name) +
-                    " has no fallback type");
+        // No smaller block to go to: a 32-block type that does not fit
+        // becomes F16, as llama.cpp does; any other type is an error.
+        if (typeTraits(t).blockSize > 32)
+            throw Error("quantize: tensor '" + tensor.name + "' has rows of " + std::to_string(cols) +
+                        " elements, not a multiple of " + std::to_string(typeTraits(t).blockSize) + " as " +
+                        std::string(typeTraits(t).name) + " needs, and " + std::string(typeTraits(t).name) +
+                        " has no fallback type");
+        f = t;
+        break;
     }
     if (cols % typeTraits(f).blockSize != 0)
         f = GgmlType::F16;

@@ -17,8 +17,8 @@
 //     per mix, as in llama.cpp;
 //   - a tensor whose rows are not a multiple of the chosen type's block falls
 //     back: IQ4_XS -> IQ4_NL, Q2_K/Q3_K -> Q4_0, Q4_K -> Q5_0, Q5_K -> Q5_1,
-//     Q6_K -> Q8_0, then F16 if even that does not divide; a type without a
-//     fallback (Q4_0 on rows of 33) is an error.
+//     Q6_K -> Q8_0, then F16 if even that does not divide (a 32-block type
+//     such as Q8_0 on rows of 40 goes to F16 directly).
 // Counters (the i-th attn_v, the i-th ffn_down) run over the tensors in
 // llama.cpp's order: by layer number ("blk.N."; others first), then by name.
 //
