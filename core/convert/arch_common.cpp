@@ -11,14 +11,14 @@
 
 namespace hearth::convert {
 
-std::unique_ptr<Architecture> makeBertArchitecture(std::string_view hfClass); // arch_bert.cpp
+std::unique_ptr<Architecture> makeBertArchitecture(std::string_view hfClass);  // arch_bert.cpp
+std::unique_ptr<Architecture> makeLlamaArchitecture(std::string_view hfClass); // arch_llama.cpp
 
 namespace {
 
 constexpr std::string_view kSupported[] = {
-    "BertModel",
-    "BertForMaskedLM",
-    "BertForSequenceClassification",
+    "BertModel",        "BertForMaskedLM",  "BertForSequenceClassification", "LlamaForCausalLM", "MistralForCausalLM",
+    "Qwen2ForCausalLM", "Qwen3ForCausalLM",
 };
 
 const Json* findAny(const JsonObject& cfg, std::initializer_list<std::string_view> keys)
@@ -109,7 +109,9 @@ void writeRope(const JsonObject& cfg, gguf::Writer& w, const std::string& a)
 
 std::unique_ptr<Architecture> findArchitecture(std::string_view hfClass)
 {
-    return makeBertArchitecture(hfClass);
+    if (auto a = makeBertArchitecture(hfClass))
+        return a;
+    return makeLlamaArchitecture(hfClass);
 }
 
 std::string supportedArchitectures()

@@ -1,0 +1,270 @@
+// hearth convert round trip for the Llama family (llama, qwen2, qwen3):
+// a synthetic Hugging Face folder per architecture (random weights, the real
+// config.json keys, a byte-level BPE tokenizer.json made from the GPT-2
+// vocabulary of ../shared/testdata) converts to a GGUF whose tensors are the
+// source values (Llama's q/k rows with the rotary permutation undone),
+// whose keys are the architecture's, and that the engine loads and runs.
+
+#include "hf_folder_writer.h"
+#include "test_support.h"
+
+#include "convert/converter.h"
+#include "cpu/cpu_backend.h"
+#include "gguf/gguf.h"
+#include "model/model.h"
+#include "runtime/context.h"
+#include "util/error.h"
+
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+
+using namespace hearth;
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace {
+
+constexpr int64_t kEmbd = 64, kFf = 128, kHeads = 4, kKvHeads = 2, kLayers = 2;
+
+// tokenizer.json for GPT-2's byte-level BPE, from llama.cpp's vocabulary file.
+json gpt2TokenizerJson(const std::string& vocabGguf, int64_t& vocabSize)
+{
+    const gguf::File f(vocabGguf);
+    const gguf::Value* tokens = f.findArray("tokenizer.ggml.tokens");
+    const gguf::Value* merges = f.findArray("tokenizer.ggml.merges");
+    json vocab = json::object(), mergeList = json::array();
+    for (uint64_t i = 0; i < tokens->size(); ++i)
+        vocab[std::string(tokens->stringAt(i))] = i;
+    for (uint64_t i = 0; i < merges->size(); ++i)
+        mergeList.push_back(std::string(merges->stringAt(i)));
+    vocabSize = static_cast<int64_t>(tokens->size());
+    const json byteLevel = {
+        {"type", "ByteLevel"}, {"add_prefix_space", false}, {"trim_offsets", true}, {"use_regex", true}};
+    return {{"version", "1.0"},
+            {"added_tokens",
+             {{{"id", vocabSize - 1},
+               {"content", "<|endoftext|>"},
+               {"single_word", false},
+               {"lstrip", false},
+               {"rstrip", false},
+               {"normalized", false},
+               {"special", true}}}},
+            {"normalizer", nullptr},
+            {"pre_tokenizer", byteLevel},
+            {"post_processor", byteLevel},
+            {"decoder", byteLevel},
+            {"model",
+             {{"type", "BPE"},
+              {"dropout", nullptr},
+              {"unk_token", nullptr},
+              {"byte_fallback", false},
+              {"vocab", vocab},
+              {"merges", mergeList}}}};
+}
+
+struct Folder {
+    std::vector<hftest::Tensor> tensors;
+};
+
+Folder writeFolder(const fs::path& dir, const std::string& arch, const json& tokenizer, int64_t vocab)
+{
+    using hftest::randomTensor;
+    const bool qwen = arch != "llama";
+    json cfg = {{"architectures",
+                 {arch == "llama"   ? "LlamaForCausalLM"
+                  : arch == "qwen2" ? "Qwen2ForCausalLM"
+                                    : "Qwen3ForCausalLM"}},
+                {"hidden_size", kEmbd},
+                {"intermediate_size", kFf},
+                {"num_attention_heads", kHeads},
+                {"num_key_value_heads", kKvHeads},
+                {"num_hidden_layers", kLayers},
+                {"max_position_embeddings", 256},
+                {"rms_norm_eps", 1e-6},
+                {"rope_theta", qwen ? 1000000.0 : 10000.0},
+                {"vocab_size", vocab},
+                {"hidden_act", "silu"},
+                {"tie_word_embeddings", qwen},
+                {"torch_dtype", "bfloat16"},
+                {"bos_token_id", vocab - 1},
+                {"eos_token_id", vocab - 1}};
+    if (arch == "qwen3")
+        cfg["head_dim"] = kEmbd / kHeads;
+    hftest::writeJson(dir / "config.json", cfg);
+    hftest::writeJson(dir / "tokenizer.json", tokenizer);
+    hftest::writeJson(dir / "tokenizer_config.json",
+                      {{"bos_token", nullptr},
+                       {"eos_token", "<|endoftext|>"},
+                       {"add_bos_token", false},
+                       {"chat_template", "{% for m in messages %}{{ m['content'] }}{% endfor %}"}});
+    Folder f;
+    uint64_t seed = 11;
+    const int64_t kv = kEmbd / kHeads * kKvHeads;
+    f.tensors.push_back(randomTensor("model.embed_tokens.weight", "BF16", {vocab, kEmbd}, seed++));
+    f.tensors.push_back(randomTensor("model.norm.weight", "F32", {kEmbd}, seed++, 0.1f, 1.0f));
+    if (!qwen)
+        f.tensors.push_back(randomTensor("lm_head.weight", "F16", {vocab, kEmbd}, seed++));
+    for (int i = 0; i < kLayers; ++i) {
+        const std::string b = "model.layers." + std::to_string(i) + ".";
+        f.tensors.push_back(randomTensor(b + "input_layernorm.weight", "F32", {kEmbd}, seed++, 0.1f, 1.0f));
+        f.tensors.push_back(randomTensor(b + "post_attention_layernorm.weight", "F32", {kEmbd}, seed++, 0.1f, 1.0f));
+        f.tensors.push_back(randomTensor(b + "self_attn.q_proj.weight", "F32", {kEmbd, kEmbd}, seed++));
+        f.tensors.push_back(randomTensor(b + "self_attn.k_proj.weight", "F32", {kv, kEmbd}, seed++));
+        f.tensors.push_back(randomTensor(b + "self_attn.v_proj.weight", "F32", {kv, kEmbd}, seed++));
+        f.tensors.push_back(randomTensor(b + "self_attn.o_proj.weight", "F32", {kEmbd, kEmbd}, seed++));
+        f.tensors.push_back(randomTensor(b + "mlp.gate_proj.weight", "BF16", {kFf, kEmbd}, seed++));
+        f.tensors.push_back(randomTensor(b + "mlp.up_proj.weight", "BF16", {kFf, kEmbd}, seed++));
+        f.tensors.push_back(randomTensor(b + "mlp.down_proj.weight", "BF16", {kEmbd, kFf}, seed++));
+        if (arch == "qwen2") {
+            f.tensors.push_back(randomTensor(b + "self_attn.q_proj.bias", "F32", {kEmbd}, seed++));
+            f.tensors.push_back(randomTensor(b + "self_attn.k_proj.bias", "F32", {kv}, seed++));
+            f.tensors.push_back(randomTensor(b + "self_attn.v_proj.bias", "F32", {kv}, seed++));
+        }
+        if (arch == "qwen3") {
+            f.tensors.push_back(
+                randomTensor(b + "self_attn.q_norm.weight", "F32", {kEmbd / kHeads}, seed++, 0.1f, 1.f));
+            f.tensors.push_back(
+                randomTensor(b + "self_attn.k_norm.weight", "F32", {kEmbd / kHeads}, seed++, 0.1f, 1.f));
+        }
+    }
+    hftest::writeSafetensors(dir / "model.safetensors", f.tensors);
+    return f;
+}
+
+// The GGUF name of a source tensor (the table the converter must follow).
+std::string ggufName(const std::string& hf)
+{
+    static const std::pair<const char*, const char*> kParts[] = {
+        {"input_layernorm", "attn_norm"},    {"post_attention_layernorm", "ffn_norm"},
+        {"self_attn.q_proj", "attn_q"},      {"self_attn.k_proj", "attn_k"},
+        {"self_attn.v_proj", "attn_v"},      {"self_attn.o_proj", "attn_output"},
+        {"self_attn.q_norm", "attn_q_norm"}, {"self_attn.k_norm", "attn_k_norm"},
+        {"mlp.gate_proj", "ffn_gate"},       {"mlp.up_proj", "ffn_up"},
+        {"mlp.down_proj", "ffn_down"}};
+    if (hf == "model.embed_tokens.weight")
+        return "token_embd.weight";
+    if (hf == "model.norm.weight")
+        return "output_norm.weight";
+    if (hf == "lm_head.weight")
+        return "output.weight";
+    const size_t dot = hf.find('.', 13); // after "model.layers."
+    const std::string layer = hf.substr(13, dot - 13), rest = hf.substr(dot + 1);
+    for (const auto& [from, to] : kParts)
+        if (rest.starts_with(std::string(from) + "."))
+            return "blk." + layer + "." + to + rest.substr(std::strlen(from));
+    return {};
+}
+
+} // namespace
+
+class TestConvertLlama : public QObject {
+    Q_OBJECT
+
+private slots:
+    void roundTrip_data()
+    {
+        QTest::addColumn<QString>("arch");
+        QTest::newRow("llama") << QStringLiteral("llama");
+        QTest::newRow("qwen2") << QStringLiteral("qwen2");
+        QTest::newRow("qwen3") << QStringLiteral("qwen3");
+    }
+
+    void roundTrip()
+    {
+        QFETCH(QString, arch);
+        HEARTH_REQUIRE_TESTDATA(testdata);
+        int64_t vocab = 0;
+        const json tokenizer = gpt2TokenizerJson(testdata + "/vocab/ggml-vocab-gpt-2.gguf", vocab);
+        QTemporaryDir dir;
+        const fs::path src = dir.filePath(QStringLiteral("hf")).toStdString();
+        fs::create_directories(src);
+        const Folder folder = writeFolder(src, arch.toStdString(), tokenizer, vocab);
+
+        convert::ConvertOptions o;
+        o.inputs = {src};
+        o.output = dir.filePath(QStringLiteral("out.gguf")).toStdString();
+        o.outType = convert::OutType::F32;
+        const convert::ConvertResult r = convert::convertModel(o);
+        QCOMPARE(QString::fromStdString(r.architecture), arch);
+
+        auto file = std::make_shared<gguf::File>(o.output.string());
+        const std::string a = arch.toStdString();
+        QCOMPARE(file->architecture(), std::string_view(a));
+        QCOMPARE(file->getInt(a + ".block_count"), kLayers);
+        QCOMPARE(file->getInt(a + ".embedding_length"), kEmbd);
+        QCOMPARE(file->getInt(a + ".feed_forward_length"), kFf);
+        QCOMPARE(file->getInt(a + ".attention.head_count"), kHeads);
+        QCOMPARE(file->getInt(a + ".attention.head_count_kv"), kKvHeads);
+        QCOMPARE(file->getString("tokenizer.ggml.model"), std::string_view("gpt2"));
+        QCOMPARE(file->getString("tokenizer.ggml.pre"), std::string_view("gpt-2"));
+        QVERIFY(file->findString("tokenizer.chat_template").has_value());
+        if (a == "llama") {
+            QCOMPARE(file->getInt("llama.vocab_size"), vocab);
+            QCOMPARE(file->getInt("llama.rope.dimension_count"), kEmbd / kHeads);
+        }
+
+        // Every source tensor, by its GGUF name, with the source's values.
+        QCOMPARE(file->tensors().size(), folder.tensors.size());
+        const int64_t half = kEmbd / kHeads / 2;
+        for (const hftest::Tensor& t : folder.tensors) {
+            const std::string name = ggufName(t.name);
+            const gguf::TensorInfo* g = file->findTensor(name);
+            QVERIFY2(g, name.c_str());
+            QCOMPARE(g->type, GgmlType::F32);
+            QCOMPARE(static_cast<size_t>(g->elements()), t.values.size());
+            const float* v = reinterpret_cast<const float*>(g->data);
+            const bool permuted = a == "llama" && (name.find("attn_q.weight") != std::string::npos ||
+                                                   name.find("attn_k.weight") != std::string::npos);
+            const int64_t cols = t.shape.size() > 1 ? t.shape[1] : 1;
+            for (size_t e = 0; e < t.values.size(); ++e) {
+                int64_t row = static_cast<int64_t>(e) / cols;
+                const int64_t col = static_cast<int64_t>(e) % cols;
+                if (permuted) { // output row h*2*half + 2i + j comes from source row h*2*half + j*half + i
+                    const int64_t h = row / (2 * half), within = row % (2 * half);
+                    row = h * 2 * half + (within % 2) * half + within / 2;
+                }
+                if (v[e] != t.values[static_cast<size_t>(row * cols + col)])
+                    QFAIL(qPrintable(QStringLiteral("%1 element %2 differs").arg(QString::fromStdString(name)).arg(e)));
+            }
+        }
+
+        // The engine loads it and computes finite logits.
+        cpu::CpuBackend backend(1);
+        std::shared_ptr<const Model> model = Model::create(file, backend);
+        Context ctx(model, backend, ContextParams{32, 8, GgmlType::F16});
+        const std::vector<int32_t> prompt{464, 3139, 286, 4881, 318};
+        QVERIFY(ctx.decode(prompt, 0, 0, /*allLogits=*/false));
+        const auto logits = ctx.logits(0);
+        QCOMPARE(static_cast<int64_t>(logits.size()), vocab);
+        QVERIFY(std::all_of(logits.begin(), logits.end(), [](float x) { return std::isfinite(x); }));
+    }
+
+    void refusedTokenizers()
+    {
+        HEARTH_REQUIRE_TESTDATA(testdata);
+        int64_t vocab = 0;
+        json tokenizer = gpt2TokenizerJson(testdata + "/vocab/ggml-vocab-gpt-2.gguf", vocab);
+        tokenizer["model"]["byte_fallback"] = true; // Llama 2 style: not written yet, a clear error
+        QTemporaryDir dir;
+        const fs::path src = dir.filePath(QStringLiteral("hf")).toStdString();
+        fs::create_directories(src);
+        writeFolder(src, "llama", tokenizer, vocab);
+        convert::ConvertOptions o;
+        o.inputs = {src};
+        o.output = dir.filePath(QStringLiteral("out.gguf")).toStdString();
+        try {
+            convert::convertModel(o);
+            QFAIL("a byte-fallback tokenizer was accepted");
+        } catch (const Error& e) {
+            QVERIFY2(std::string(e.what()).find("byte fallback") != std::string::npos, e.what());
+        }
+        QVERIFY(!fs::exists(o.output) && !fs::exists(o.output.string() + ".tmp"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestConvertLlama)
+#include "test_convert_llama.moc"
