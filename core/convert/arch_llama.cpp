@@ -95,15 +95,24 @@ public:
         }
     }
 
+    // LlamaModel.set_vocab / Qwen2Model.set_vocab: SentencePiece first
+    // (refused here), Llama's byte-fallback BPE next, then byte-level BPE.
     void writeVocab(const HfFolder& folder, gguf::Writer& w, const VocabOptions& options) const override
     {
-        if (folder.hasFile("tokenizer.model") && !folder.tokenizerJson())
+        if (folder.hasFile("tokenizer.model"))
             throw Error(folder.path("tokenizer.model").string() +
                         ": SentencePiece tokenizers are not supported by hearth convert yet (only byte-level BPE "
                         "tokenizer.json)");
+        if (m_family != Family::Llama) {
+            writeVocabGpt2(folder, w, options);
+            return;
+        }
+        if (const Json* cfg = folder.tokenizerConfig(); cfg && cfg->is_object())
+            if (const auto it = cfg->find("add_prefix_space"); it != cfg->end() && it->is_boolean())
+                w.addBool("tokenizer.ggml.add_space_prefix", it->get<bool>());
         if (const Json* tok = folder.tokenizerJson(); tok && tok->is_object()) {
             const auto model = tok->find("model");
-            if (model != tok->end() && model->is_object()) {
+            if (model != tok->end() && model->is_object() && model->value("type", "") == "BPE") {
                 const auto fallback = model->find("byte_fallback");
                 if (fallback != model->end() && *fallback == Json(true))
                     throw Error(folder.path("tokenizer.json").string() +
@@ -111,6 +120,9 @@ public:
             }
         }
         writeVocabGpt2(folder, w, options);
+        // llama.cpp's rule for Granite's small models (and SmolLM's 49152 tokens).
+        if (options.vocabSize == 49152)
+            w.addBool("tokenizer.ggml.add_bos_token", false);
     }
 
     std::vector<MappedTensor> mapTensor(const HfFolder& folder, const StTensor& t) const override
@@ -149,9 +161,13 @@ public:
         const int64_t dim = headDim(cfg);
         const float factor = static_cast<float>(r.findFloat("factor").value_or(8.0));
         const float lowFactor = static_cast<float>(r.findFloat("low_freq_factor").value_or(1.0));
-        const float highFactor = static_cast<float>(r.findFloat("high_freq_factor").value_or(4.0));
         const float oldContext = static_cast<float>(r.findFloat("original_max_position_embeddings").value_or(8192));
-        const float lowWavelen = oldContext / lowFactor, highWavelen = oldContext / highFactor;
+        // Python computes these in double; torch casts them to float32 for the tensor ops.
+        const double oldContextD = r.findFloat("original_max_position_embeddings").value_or(8192);
+        const float lowWavelen = static_cast<float>(oldContextD / r.findFloat("low_freq_factor").value_or(1.0));
+        const float highWavelen = static_cast<float>(oldContextD / r.findFloat("high_freq_factor").value_or(4.0));
+        const float span = static_cast<float>(r.findFloat("high_freq_factor").value_or(4.0) -
+                                              r.findFloat("low_freq_factor").value_or(1.0));
         GeneratedTensor g{"rope_freqs.weight", {}};
         for (int64_t i = 0; i < dim; i += 2) {
             const float freq = 1.0f / std::pow(base, static_cast<float>(i) / static_cast<float>(dim));
@@ -161,7 +177,7 @@ public:
             else if (wavelen > lowWavelen)
                 g.values.push_back(factor);
             else {
-                const float smooth = (oldContext / wavelen - lowFactor) / (highFactor - lowFactor);
+                const float smooth = (oldContext / wavelen - lowFactor) / span;
                 g.values.push_back(1.0f / ((1.0f - smooth) / factor + smooth));
             }
         }

@@ -94,6 +94,12 @@ Folder writeFolder(const fs::path& dir, const std::string& arch, const json& tok
                 {"eos_token_id", vocab - 1}};
     if (arch == "qwen3")
         cfg["head_dim"] = kEmbd / kHeads;
+    if (arch == "llama") // Llama 3's scaling: the converter adds rope_freqs.weight
+        cfg["rope_scaling"] = {{"rope_type", "llama3"},
+                               {"factor", 32.0},
+                               {"low_freq_factor", 1.0},
+                               {"high_freq_factor", 4.0},
+                               {"original_max_position_embeddings", 64}};
     hftest::writeJson(dir / "config.json", cfg);
     hftest::writeJson(dir / "tokenizer.json", tokenizer);
     hftest::writeJson(dir / "tokenizer_config.json",
@@ -208,7 +214,27 @@ private slots:
         }
 
         // Every source tensor, by its GGUF name, with the source's values.
-        QCOMPARE(file->tensors().size(), folder.tensors.size());
+        QCOMPARE(file->tensors().size(), folder.tensors.size() + (a == "llama" ? 1 : 0));
+        if (a == "llama") {
+            // 1 for high frequencies, the factor for low ones, a smooth blend between.
+            const gguf::TensorInfo* rf = file->findTensor("rope_freqs.weight");
+            QVERIFY(rf);
+            const int64_t dim = kEmbd / kHeads;
+            QCOMPARE(rf->elements(), dim / 2);
+            const float* f = reinterpret_cast<const float*>(rf->data);
+            for (int64_t i = 0; i < dim / 2; ++i) {
+                const double freq = 1.0 / std::pow(10000.0, 2.0 * static_cast<double>(i) / static_cast<double>(dim));
+                const double wavelen = 2 * M_PI / freq;
+                double want = 1.0;
+                if (wavelen > 64.0)
+                    want = 32.0;
+                else if (wavelen >= 16.0) {
+                    const double smooth = (64.0 / wavelen - 1.0) / 3.0;
+                    want = 1.0 / ((1.0 - smooth) / 32.0 + smooth);
+                }
+                QVERIFY2(std::abs(f[i] - want) <= 1e-5 * want, qPrintable(QString::number(i)));
+            }
+        }
         const int64_t half = kEmbd / kHeads / 2;
         for (const hftest::Tensor& t : folder.tensors) {
             const std::string name = ggufName(t.name);
