@@ -29,6 +29,9 @@ struct Transform {
     int64_t permuteHeads = 0;
     // Gemma's norms store w - 1: add 1 (in the source's precision).
     bool addOne = false;
+    // Keep only the first rows of the outermost dimension (0: all): Gemma 3's
+    // embedding rows beyond the tokenizer's vocabulary are dropped.
+    int64_t keepRows = 0;
 };
 
 // A GGUF tensor made from one source tensor.

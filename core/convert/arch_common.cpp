@@ -13,6 +13,7 @@ namespace hearth::convert {
 
 std::unique_ptr<Architecture> makeBertArchitecture(std::string_view hfClass);  // arch_bert.cpp
 std::unique_ptr<Architecture> makeLlamaArchitecture(std::string_view hfClass); // arch_llama.cpp
+std::unique_ptr<Architecture> makeGemmaArchitecture(std::string_view hfClass); // arch_gemma.cpp
 
 namespace {
 
@@ -110,6 +111,8 @@ void writeRope(const JsonObject& cfg, gguf::Writer& w, const std::string& a)
 std::unique_ptr<Architecture> findArchitecture(std::string_view hfClass)
 {
     if (auto a = makeBertArchitecture(hfClass))
+        return a;
+    if (auto a = makeGemmaArchitecture(hfClass))
         return a;
     return makeLlamaArchitecture(hfClass);
 }

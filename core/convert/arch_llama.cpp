@@ -133,7 +133,7 @@ public:
         if (gguf.empty() || (qkNorm && m_family != Family::Qwen3))
             throw Error(t.file + ": cannot place tensor '" + t.name + "' in a " + std::string(ggufName()) + " GGUF");
         Transform tr;
-        if (m_family == Family::Llama && gguf.ends_with(".weight")) {
+        if (m_family == Family::Llama) { // weights and biases alike
             // Hugging Face's q/k rows interleave the rotary halves differently.
             const JsonObject& cfg = folder.config();
             const int64_t heads = configInt(cfg, "num_attention_heads");

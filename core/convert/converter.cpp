@@ -6,6 +6,7 @@
 #include "gguf/gguf_writer.h"
 #include "util/error.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
@@ -137,7 +138,9 @@ std::vector<TensorJob> planTensors(const HfFolder& folder, const Architecture& a
             j.transform = m.transform;
             j.shape = m.source->shape;
             if (j.shape.empty())
-                j.shape = {1}; // a scalar is written as one element
+                j.shape = {1};            // a scalar is written as one element
+            if (m.transform.keepRows > 0) // as torch's data[:n]: more rows than there are keeps them all
+                j.shape[0] = std::min(j.shape[0], m.transform.keepRows);
             if (j.shape.size() > 4)
                 throw Error(t->file + ": tensor '" + t->name + "' has " + std::to_string(j.shape.size()) +
                             " dimensions; GGUF allows 4");

@@ -14,6 +14,7 @@
 #include "model/model.h"
 #include "runtime/context.h"
 #include "util/error.h"
+#include "util/half.h"
 
 #include <QTemporaryDir>
 #include <QTest>
@@ -74,10 +75,14 @@ Folder writeFolder(const fs::path& dir, const std::string& arch, const json& tok
 {
     using hftest::randomTensor;
     const bool qwen = arch != "llama";
-    json cfg = {{"architectures",
-                 {arch == "llama"   ? "LlamaForCausalLM"
-                  : arch == "qwen2" ? "Qwen2ForCausalLM"
-                                    : "Qwen3ForCausalLM"}},
+    const bool gemma = arch == "gemma3";
+    const char* hfClass = arch == "llama"   ? "LlamaForCausalLM"
+                          : arch == "qwen2" ? "Qwen2ForCausalLM"
+                          : gemma           ? "Gemma3ForCausalLM"
+                                            : "Qwen3ForCausalLM";
+    // Gemma 3's embedding has rows past the tokenizer's vocabulary (padding).
+    const int64_t rows = gemma ? vocab + 6 : vocab;
+    json cfg = {{"architectures", {hfClass}},
                 {"hidden_size", kEmbd},
                 {"intermediate_size", kFf},
                 {"num_attention_heads", kHeads},
@@ -86,14 +91,20 @@ Folder writeFolder(const fs::path& dir, const std::string& arch, const json& tok
                 {"max_position_embeddings", 256},
                 {"rms_norm_eps", 1e-6},
                 {"rope_theta", qwen ? 1000000.0 : 10000.0},
-                {"vocab_size", vocab},
+                {"vocab_size", rows},
                 {"hidden_act", "silu"},
                 {"tie_word_embeddings", qwen},
                 {"torch_dtype", "bfloat16"},
                 {"bos_token_id", vocab - 1},
                 {"eos_token_id", vocab - 1}};
-    if (arch == "qwen3")
+    if (arch == "qwen3" || gemma)
         cfg["head_dim"] = kEmbd / kHeads;
+    if (gemma) {
+        cfg["sliding_window"] = 32;
+        cfg["rope_local_base_freq"] = 10000.0;
+        cfg["query_pre_attn_scalar"] = kEmbd / kHeads;
+        cfg["final_logit_softcapping"] = nullptr;
+    }
     if (arch == "llama") // Llama 3's scaling: the converter adds rope_freqs.weight
         cfg["rope_scaling"] = {{"rope_type", "llama3"},
                                {"factor", 32.0},
@@ -110,7 +121,7 @@ Folder writeFolder(const fs::path& dir, const std::string& arch, const json& tok
     Folder f;
     uint64_t seed = 11;
     const int64_t kv = kEmbd / kHeads * kKvHeads;
-    f.tensors.push_back(randomTensor("model.embed_tokens.weight", "BF16", {vocab, kEmbd}, seed++));
+    f.tensors.push_back(randomTensor("model.embed_tokens.weight", "BF16", {rows, kEmbd}, seed++));
     f.tensors.push_back(randomTensor("model.norm.weight", "F32", {kEmbd}, seed++, 0.1f, 1.0f));
     if (!qwen)
         f.tensors.push_back(randomTensor("lm_head.weight", "F16", {vocab, kEmbd}, seed++));
@@ -130,7 +141,11 @@ Folder writeFolder(const fs::path& dir, const std::string& arch, const json& tok
             f.tensors.push_back(randomTensor(b + "self_attn.k_proj.bias", "F32", {kv}, seed++));
             f.tensors.push_back(randomTensor(b + "self_attn.v_proj.bias", "F32", {kv}, seed++));
         }
-        if (arch == "qwen3") {
+        if (gemma) {
+            f.tensors.push_back(randomTensor(b + "pre_feedforward_layernorm.weight", "F32", {kEmbd}, seed++, 0.1f));
+            f.tensors.push_back(randomTensor(b + "post_feedforward_layernorm.weight", "F16", {kEmbd}, seed++, 0.1f));
+        }
+        if (arch == "qwen3" || gemma) {
             f.tensors.push_back(
                 randomTensor(b + "self_attn.q_norm.weight", "F32", {kEmbd / kHeads}, seed++, 0.1f, 1.f));
             f.tensors.push_back(
@@ -142,15 +157,23 @@ Folder writeFolder(const fs::path& dir, const std::string& arch, const json& tok
 }
 
 // The GGUF name of a source tensor (the table the converter must follow).
-std::string ggufName(const std::string& hf)
+std::string ggufName(const std::string& hf, bool gemma)
 {
-    static const std::pair<const char*, const char*> kParts[] = {
-        {"input_layernorm", "attn_norm"},    {"post_attention_layernorm", "ffn_norm"},
-        {"self_attn.q_proj", "attn_q"},      {"self_attn.k_proj", "attn_k"},
-        {"self_attn.v_proj", "attn_v"},      {"self_attn.o_proj", "attn_output"},
-        {"self_attn.q_norm", "attn_q_norm"}, {"self_attn.k_norm", "attn_k_norm"},
-        {"mlp.gate_proj", "ffn_gate"},       {"mlp.up_proj", "ffn_up"},
-        {"mlp.down_proj", "ffn_down"}};
+    if (hf.ends_with("post_attention_layernorm.weight"))
+        return "blk." + std::to_string(std::stoi(hf.substr(13))) +
+               (gemma ? ".post_attention_norm.weight" : ".ffn_norm.weight");
+    static const std::pair<const char*, const char*> kParts[] = {{"input_layernorm", "attn_norm"},
+                                                                 {"pre_feedforward_layernorm", "ffn_norm"},
+                                                                 {"post_feedforward_layernorm", "post_ffw_norm"},
+                                                                 {"self_attn.q_proj", "attn_q"},
+                                                                 {"self_attn.k_proj", "attn_k"},
+                                                                 {"self_attn.v_proj", "attn_v"},
+                                                                 {"self_attn.o_proj", "attn_output"},
+                                                                 {"self_attn.q_norm", "attn_q_norm"},
+                                                                 {"self_attn.k_norm", "attn_k_norm"},
+                                                                 {"mlp.gate_proj", "ffn_gate"},
+                                                                 {"mlp.up_proj", "ffn_up"},
+                                                                 {"mlp.down_proj", "ffn_down"}};
     if (hf == "model.embed_tokens.weight")
         return "token_embd.weight";
     if (hf == "model.norm.weight")
@@ -177,6 +200,7 @@ private slots:
         QTest::newRow("llama") << QStringLiteral("llama");
         QTest::newRow("qwen2") << QStringLiteral("qwen2");
         QTest::newRow("qwen3") << QStringLiteral("qwen3");
+        QTest::newRow("gemma3") << QStringLiteral("gemma3");
     }
 
     void roundTrip()
@@ -237,23 +261,33 @@ private slots:
         }
         const int64_t half = kEmbd / kHeads / 2;
         for (const hftest::Tensor& t : folder.tensors) {
-            const std::string name = ggufName(t.name);
+            const bool gemma = a == "gemma3";
+            const std::string name = ggufName(t.name, gemma);
             const gguf::TensorInfo* g = file->findTensor(name);
-            QVERIFY2(g, name.c_str());
+            QVERIFY2(g, (t.name + " -> " + name).c_str());
             QCOMPARE(g->type, GgmlType::F32);
-            QCOMPARE(static_cast<size_t>(g->elements()), t.values.size());
+            const bool embd = name == "token_embd.weight";
+            // Gemma 3: the rows past the vocabulary go (llama.cpp counts the
+            // vocabulary plus the added tokens, <|endoftext|> twice here); norms
+            // get 1 added (F16 ones in F16).
+            QCOMPARE(static_cast<size_t>(g->elements()),
+                     gemma && embd ? static_cast<size_t>((vocab + 1) * kEmbd) : t.values.size());
+            const bool plusOne = gemma && name.ends_with("norm.weight");
             const float* v = reinterpret_cast<const float*>(g->data);
             const bool permuted = a == "llama" && (name.find("attn_q.weight") != std::string::npos ||
                                                    name.find("attn_k.weight") != std::string::npos);
             const int64_t cols = t.shape.size() > 1 ? t.shape[1] : 1;
-            for (size_t e = 0; e < t.values.size(); ++e) {
+            for (size_t e = 0; e < static_cast<size_t>(g->elements()); ++e) {
                 int64_t row = static_cast<int64_t>(e) / cols;
                 const int64_t col = static_cast<int64_t>(e) % cols;
                 if (permuted) { // output row h*2*half + 2i + j comes from source row h*2*half + j*half + i
                     const int64_t h = row / (2 * half), within = row % (2 * half);
                     row = h * 2 * half + (within % 2) * half + within / 2;
                 }
-                if (v[e] != t.values[static_cast<size_t>(row * cols + col)])
+                float want = t.values[static_cast<size_t>(row * cols + col)];
+                if (plusOne)
+                    want = t.dtype == "F16" ? f16ToF32(f32ToF16(want + 1.0f)) : want + 1.0f;
+                if (v[e] != want)
                     QFAIL(qPrintable(QStringLiteral("%1 element %2 differs").arg(QString::fromStdString(name)).arg(e)));
             }
         }
@@ -265,7 +299,13 @@ private slots:
         const std::vector<int32_t> prompt{464, 3139, 286, 4881, 318};
         QVERIFY(ctx.decode(prompt, 0, 0, /*allLogits=*/false));
         const auto logits = ctx.logits(0);
-        QCOMPARE(static_cast<int64_t>(logits.size()), vocab);
+        QCOMPARE(static_cast<int64_t>(logits.size()), file->findTensor("token_embd.weight")->ne[1]);
+        if (a == "gemma3") {
+            QCOMPARE(file->getInt("gemma3.attention.sliding_window"), 32);
+            QCOMPARE(file->getInt("gemma3.attention.key_length"), kEmbd / kHeads);
+            QCOMPARE(file->getFloat("gemma3.rope.freq_base_swa"), 10000.0);
+            QVERIFY(!file->find("gemma3.final_logit_softcapping"));
+        }
         QVERIFY(std::all_of(logits.begin(), logits.end(), [](float x) { return std::isfinite(x); }));
     }
 
