@@ -1,11 +1,12 @@
-// Gemma 3 text models: llama.cpp's Gemma3Model (Gemma3ForCausalLM). Norms
-// store w - 1 (Gemma3RMSNorm multiplies by 1 + w), so every "*norm.weight"
-// gets 1 added; the embedding rows beyond the tokenizer's vocabulary are
-// dropped; the keys the Hugging Face config leaves out get Gemma's defaults.
+// Gemma 2 and 3 text models: llama.cpp's Gemma2Model (Gemma2ForCausalLM)
+// and Gemma3Model (Gemma3ForCausalLM). Norms store w - 1 (GemmaRMSNorm
+// multiplies by 1 + w), so every "*norm.weight" gets 1 added; Gemma 2 drops
+// lm_head (tied); Gemma 3 drops the embedding rows beyond the tokenizer's
+// vocabulary and gives the keys the Hugging Face config leaves out Gemma's
+// defaults.
 //
-// Tokenizer: byte-level BPE from tokenizer.json (the converter's gpt2 path
-// when there is no tokenizer.model). A SentencePiece tokenizer.model is
-// refused for now.
+// Tokenizers: SentencePiece tokenizer.model (then add_space_prefix false);
+// Gemma 3 without one takes tokenizer.json's byte-level BPE.
 #include "convert/arch.h"
 
 #include "gguf/gguf_writer.h"
@@ -46,6 +47,76 @@ int64_t tokenizerVocabSize(const HfFolder& folder)
     return static_cast<int64_t>((*model)["vocab"].size()) +
            (added != tok->end() && added->is_array() ? static_cast<int64_t>(added->size()) : 0);
 }
+
+// What the SentencePiece vocabulary's length is: config.json's vocab_size,
+// else the model's piece count (tokens past it are [PADi] rows).
+int64_t spmVocabSize(const HfFolder& folder)
+{
+    if (const auto v = folder.config().findInt("vocab_size"))
+        return *v;
+    throw Error(folder.path("config.json").string() + ": vocab_size is missing");
+}
+
+int64_t need(const JsonObject& cfg, std::string_view key)
+{
+    const auto v = cfg.findInt(key);
+    if (!v || *v < 0 || *v > UINT32_MAX)
+        cfg.fail(key, "must be a non-negative 32-bit integer");
+    return *v;
+}
+
+class Gemma2 final : public Architecture {
+public:
+    std::string_view ggufName() const override { return "gemma2"; }
+
+    // Gemma2Model.set_gguf_parameters (not TextModel's).
+    void writeParameters(const HfFolder& folder, gguf::Writer& w, uint32_t fileType) const override
+    {
+        const JsonObject& cfg = folder.config();
+        const auto u32 = [&](const char* gguf, std::string_view key) {
+            w.addUInt32(std::string("gemma2.") + gguf, static_cast<uint32_t>(need(cfg, key)));
+        };
+        const auto f32 = [&](const char* gguf, std::string_view key) {
+            const auto v = cfg.findFloat(key);
+            if (!v)
+                cfg.fail(key, "is missing");
+            w.addFloat32(std::string("gemma2.") + gguf, static_cast<float>(*v));
+        };
+        u32("context_length", "max_position_embeddings");
+        u32("embedding_length", "hidden_size");
+        u32("block_count", "num_hidden_layers");
+        u32("feed_forward_length", "intermediate_size");
+        u32("attention.head_count", "num_attention_heads");
+        u32("attention.head_count_kv",
+            cfg.findInt("num_key_value_heads") ? "num_key_value_heads" : "num_attention_heads");
+        f32("attention.layer_norm_rms_epsilon", "rms_norm_eps");
+        u32("attention.key_length", "head_dim");
+        u32("attention.value_length", "head_dim");
+        w.addUInt32("general.file_type", fileType);
+        f32("attn_logit_softcapping", "attn_logit_softcapping");
+        f32("final_logit_softcapping", "final_logit_softcapping");
+        u32("attention.sliding_window", "sliding_window");
+    }
+
+    void writeVocab(const HfFolder& folder, gguf::Writer& w, const VocabOptions& options) const override
+    {
+        writeVocabSentencePiece(folder, w, options);
+        w.addBool("tokenizer.ggml.add_space_prefix", false);
+    }
+
+    std::vector<MappedTensor> mapTensor(const HfFolder& /*folder*/, const StTensor& t) const override
+    {
+        if (t.name == "lm_head.weight")
+            return {}; // tied; llama.cpp skips it
+        const std::string gguf = mapName(t.name, kNames);
+        if (gguf.empty() || gguf.find("attn_q_norm") != std::string::npos ||
+            gguf.find("attn_k_norm") != std::string::npos)
+            throw Error(t.file + ": cannot place tensor '" + t.name + "' in a gemma2 GGUF");
+        Transform tr;
+        tr.addOne = t.name.ends_with("norm.weight");
+        return {{gguf, &t, tr}};
+    }
+};
 
 class Gemma3 final : public Architecture {
 public:
@@ -93,11 +164,12 @@ public:
 
     void writeVocab(const HfFolder& folder, gguf::Writer& w, const VocabOptions& options) const override
     {
-        if (folder.hasFile("tokenizer.model"))
-            throw Error(folder.path("tokenizer.model").string() +
-                        ": SentencePiece tokenizers are not supported by hearth convert yet (only byte-level BPE "
-                        "tokenizer.json)");
-        writeVocabGpt2(folder, w, options);
+        if (folder.hasFile("tokenizer.model")) {
+            writeVocabSentencePiece(folder, w, options);
+            w.addBool("tokenizer.ggml.add_space_prefix", false);
+        } else {
+            writeVocabGpt2(folder, w, options);
+        }
     }
 
     std::vector<MappedTensor> mapTensor(const HfFolder& folder, const StTensor& t) const override
@@ -108,7 +180,7 @@ public:
         Transform tr;
         tr.addOne = t.name.ends_with("norm.weight");
         if (gguf == "token_embd.weight")
-            tr.keepRows = tokenizerVocabSize(folder);
+            tr.keepRows = folder.hasFile("tokenizer.model") ? spmVocabSize(folder) : tokenizerVocabSize(folder);
         return {{gguf, &t, tr}};
     }
 };
@@ -117,6 +189,8 @@ public:
 
 std::unique_ptr<Architecture> makeGemmaArchitecture(std::string_view hfClass)
 {
+    if (hfClass == "Gemma2ForCausalLM")
+        return std::make_unique<Gemma2>();
     if (hfClass == "Gemma3ForCausalLM")
         return std::make_unique<Gemma3>();
     return nullptr;

@@ -67,6 +67,42 @@ json gpt2TokenizerJson(const std::string& vocabGguf, int64_t& vocabSize)
               {"merges", mergeList}}}};
 }
 
+// A SentencePiece tokenizer.model (sentencepiece.ModelProto's pieces) with
+// the pieces, scores and types of llama.cpp's SPM vocabulary file.
+std::vector<uint8_t> spmModelBytes(const std::string& vocabGguf, int64_t& vocabSize)
+{
+    const gguf::File f(vocabGguf);
+    const gguf::Value* tokens = f.findArray("tokenizer.ggml.tokens");
+    const gguf::Value* scores = f.findArray("tokenizer.ggml.scores");
+    const gguf::Value* types = f.findArray("tokenizer.ggml.token_type");
+    const auto varint = [](std::vector<uint8_t>& out, uint64_t v) {
+        for (; v >= 0x80; v >>= 7)
+            out.push_back(static_cast<uint8_t>(v | 0x80));
+        out.push_back(static_cast<uint8_t>(v));
+    };
+    std::vector<uint8_t> out;
+    for (uint64_t i = 0; i < tokens->size(); ++i) {
+        std::vector<uint8_t> piece;
+        const std::string_view text = tokens->stringAt(i);
+        piece.push_back(0x0a); // field 1, length-delimited
+        varint(piece, text.size());
+        piece.insert(piece.end(), text.begin(), text.end());
+        piece.push_back(0x15); // field 2, fixed32
+        const float score = static_cast<float>(scores->floatAt(i));
+        uint8_t b[4];
+        std::memcpy(b, &score, 4);
+        piece.insert(piece.end(), b, b + 4);
+        piece.push_back(0x18); // field 3, varint
+        varint(piece, static_cast<uint64_t>(types->intAt(i)));
+        out.push_back(0x0a);
+        varint(out, piece.size());
+        out.insert(out.end(), piece.begin(), piece.end());
+    }
+    out.insert(out.end(), {0x12, 0x02, 0x18, 0x01}); // a trainer_spec to skip
+    vocabSize = static_cast<int64_t>(tokens->size());
+    return out;
+}
+
 struct Folder {
     std::vector<hftest::Tensor> tensors;
 };
@@ -75,13 +111,15 @@ Folder writeFolder(const fs::path& dir, const std::string& arch, const json& tok
 {
     using hftest::randomTensor;
     const bool qwen = arch != "llama";
-    const bool gemma = arch == "gemma3";
+    const bool gemma2 = arch == "gemma2";
+    const bool gemma = arch == "gemma3" || gemma2;
     const char* hfClass = arch == "llama"   ? "LlamaForCausalLM"
                           : arch == "qwen2" ? "Qwen2ForCausalLM"
+                          : gemma2          ? "Gemma2ForCausalLM"
                           : gemma           ? "Gemma3ForCausalLM"
                                             : "Qwen3ForCausalLM";
     // Gemma 3's embedding has rows past the tokenizer's vocabulary (padding).
-    const int64_t rows = gemma ? vocab + 6 : vocab;
+    const int64_t rows = gemma && !gemma2 ? vocab + 6 : vocab;
     json cfg = {{"architectures", {hfClass}},
                 {"hidden_size", kEmbd},
                 {"intermediate_size", kFf},
@@ -105,6 +143,10 @@ Folder writeFolder(const fs::path& dir, const std::string& arch, const json& tok
         cfg["query_pre_attn_scalar"] = kEmbd / kHeads;
         cfg["final_logit_softcapping"] = nullptr;
     }
+    if (gemma2) {
+        cfg["attn_logit_softcapping"] = 50.0;
+        cfg["final_logit_softcapping"] = 30.0;
+    }
     if (arch == "llama") // Llama 3's scaling: the converter adds rope_freqs.weight
         cfg["rope_scaling"] = {{"rope_type", "llama3"},
                                {"factor", 32.0},
@@ -112,7 +154,10 @@ Folder writeFolder(const fs::path& dir, const std::string& arch, const json& tok
                                {"high_freq_factor", 4.0},
                                {"original_max_position_embeddings", 64}};
     hftest::writeJson(dir / "config.json", cfg);
-    hftest::writeJson(dir / "tokenizer.json", tokenizer);
+    if (tokenizer.is_binary())
+        hftest::writeBytes(dir / "tokenizer.model", tokenizer.get_binary());
+    else
+        hftest::writeJson(dir / "tokenizer.json", tokenizer);
     hftest::writeJson(dir / "tokenizer_config.json",
                       {{"bos_token", nullptr},
                        {"eos_token", "<|endoftext|>"},
@@ -145,7 +190,7 @@ Folder writeFolder(const fs::path& dir, const std::string& arch, const json& tok
             f.tensors.push_back(randomTensor(b + "pre_feedforward_layernorm.weight", "F32", {kEmbd}, seed++, 0.1f));
             f.tensors.push_back(randomTensor(b + "post_feedforward_layernorm.weight", "F16", {kEmbd}, seed++, 0.1f));
         }
-        if (arch == "qwen3" || gemma) {
+        if (arch == "qwen3" || (gemma && !gemma2)) {
             f.tensors.push_back(
                 randomTensor(b + "self_attn.q_norm.weight", "F32", {kEmbd / kHeads}, seed++, 0.1f, 1.f));
             f.tensors.push_back(
@@ -201,6 +246,7 @@ private slots:
         QTest::newRow("qwen2") << QStringLiteral("qwen2");
         QTest::newRow("qwen3") << QStringLiteral("qwen3");
         QTest::newRow("gemma3") << QStringLiteral("gemma3");
+        QTest::newRow("gemma2") << QStringLiteral("gemma2");
     }
 
     void roundTrip()
@@ -208,7 +254,9 @@ private slots:
         QFETCH(QString, arch);
         HEARTH_REQUIRE_TESTDATA(testdata);
         int64_t vocab = 0;
-        const json tokenizer = gpt2TokenizerJson(testdata + "/vocab/ggml-vocab-gpt-2.gguf", vocab);
+        const bool spm = arch == QStringLiteral("gemma2");
+        const json tokenizer = spm ? json::binary(spmModelBytes(testdata + "/vocab/ggml-vocab-llama-spm.gguf", vocab))
+                                   : gpt2TokenizerJson(testdata + "/vocab/ggml-vocab-gpt-2.gguf", vocab);
         QTemporaryDir dir;
         const fs::path src = dir.filePath(QStringLiteral("hf")).toStdString();
         fs::create_directories(src);
@@ -229,8 +277,29 @@ private slots:
         QCOMPARE(file->getInt(a + ".feed_forward_length"), kFf);
         QCOMPARE(file->getInt(a + ".attention.head_count"), kHeads);
         QCOMPARE(file->getInt(a + ".attention.head_count_kv"), kKvHeads);
-        QCOMPARE(file->getString("tokenizer.ggml.model"), std::string_view("gpt2"));
-        QCOMPARE(file->getString("tokenizer.ggml.pre"), std::string_view("gpt-2"));
+        if (spm) { // the SPM vocabulary: llama.cpp's own file has the same pieces, scores and types
+            const gguf::File ref(testdata + "/vocab/ggml-vocab-llama-spm.gguf");
+            QCOMPARE(file->getString("tokenizer.ggml.model"), std::string_view("llama"));
+            QCOMPARE(file->getString("tokenizer.ggml.pre"), std::string_view("default"));
+            QCOMPARE(file->findBool("tokenizer.ggml.add_space_prefix"), std::optional<bool>(false));
+            const gguf::Value* t = file->findArray("tokenizer.ggml.tokens");
+            const gguf::Value* rt = ref.findArray("tokenizer.ggml.tokens");
+            const gguf::Value* sc = file->findArray("tokenizer.ggml.scores");
+            const gguf::Value* rsc = ref.findArray("tokenizer.ggml.scores");
+            const gguf::Value* ty = file->findArray("tokenizer.ggml.token_type");
+            const gguf::Value* rty = ref.findArray("tokenizer.ggml.token_type");
+            QCOMPARE(t->size(), rt->size());
+            for (uint64_t i = 0; i < t->size(); ++i) {
+                QCOMPARE(t->stringAt(i), rt->stringAt(i));
+                QCOMPARE(sc->floatAt(i), rsc->floatAt(i));
+                QCOMPARE(ty->intAt(i), rty->intAt(i));
+            }
+            QCOMPARE(file->getFloat("gemma2.attn_logit_softcapping"), 50.0);
+            QCOMPARE(file->getFloat("gemma2.final_logit_softcapping"), 30.0);
+        } else {
+            QCOMPARE(file->getString("tokenizer.ggml.model"), std::string_view("gpt2"));
+            QCOMPARE(file->getString("tokenizer.ggml.pre"), std::string_view("gpt-2"));
+        }
         QVERIFY(file->findString("tokenizer.chat_template").has_value());
         if (a == "llama") {
             QCOMPARE(file->getInt("llama.vocab_size"), vocab);
@@ -261,7 +330,7 @@ private slots:
         }
         const int64_t half = kEmbd / kHeads / 2;
         for (const hftest::Tensor& t : folder.tensors) {
-            const bool gemma = a == "gemma3";
+            const bool gemma = a == "gemma3" || a == "gemma2";
             const std::string name = ggufName(t.name, gemma);
             const gguf::TensorInfo* g = file->findTensor(name);
             QVERIFY2(g, (t.name + " -> " + name).c_str());
@@ -271,7 +340,7 @@ private slots:
             // vocabulary plus the added tokens, <|endoftext|> twice here); norms
             // get 1 added (F16 ones in F16).
             QCOMPARE(static_cast<size_t>(g->elements()),
-                     gemma && embd ? static_cast<size_t>((vocab + 1) * kEmbd) : t.values.size());
+                     a == "gemma3" && embd ? static_cast<size_t>((vocab + 1) * kEmbd) : t.values.size());
             const bool plusOne = gemma && name.ends_with("norm.weight");
             const float* v = reinterpret_cast<const float*>(g->data);
             const bool permuted = a == "llama" && (name.find("attn_q.weight") != std::string::npos ||
