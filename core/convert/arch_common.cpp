@@ -14,6 +14,7 @@ namespace hearth::convert {
 std::unique_ptr<Architecture> makeBertArchitecture(std::string_view hfClass);  // arch_bert.cpp
 std::unique_ptr<Architecture> makeLlamaArchitecture(std::string_view hfClass); // arch_llama.cpp
 std::unique_ptr<Architecture> makeGemmaArchitecture(std::string_view hfClass); // arch_gemma.cpp
+std::unique_ptr<Architecture> makePhi3Architecture(std::string_view hfClass);  // arch_phi3.cpp
 
 namespace {
 
@@ -113,6 +114,8 @@ std::unique_ptr<Architecture> findArchitecture(std::string_view hfClass)
     if (auto a = makeBertArchitecture(hfClass))
         return a;
     if (auto a = makeGemmaArchitecture(hfClass))
+        return a;
+    if (auto a = makePhi3Architecture(hfClass))
         return a;
     return makeLlamaArchitecture(hfClass);
 }

@@ -43,6 +43,9 @@ void writeVocabGpt2(const HfFolder& folder, gguf::Writer& writer, const VocabOpt
 void writeVocabBert(const HfFolder& folder, gguf::Writer& writer, const VocabOptions& options);
 // Throws VocabNotFound when there is no tokenizer.model.
 void writeVocabSentencePiece(const HfFolder& folder, gguf::Writer& writer, const VocabOptions& options);
+// Phi-3's own SentencePiece variant (Phi3MiniModel.set_vocab): added tokens
+// from tokenizer_config.json and tokenizer.json, control only when special.
+void writeVocabPhi3(const HfFolder& folder, gguf::Writer& writer, const VocabOptions& options);
 // Throws VocabNotFound unless tokenizer.json is a BPE with byte fallback
 // (and not a Llama 3 style one, which is gpt2).
 void writeVocabLlamaHf(const HfFolder& folder, gguf::Writer& writer, const VocabOptions& options);

@@ -17,6 +17,7 @@
 #include <cstring>
 #include <fstream>
 #include <map>
+#include <optional>
 
 namespace hearth::convert {
 
@@ -156,27 +157,34 @@ std::vector<Piece> readModel(const std::filesystem::path& path)
 
 } // namespace
 
-void writeVocabSentencePiece(const HfFolder& folder, gguf::Writer& w, const VocabOptions& options)
+namespace {
+
+struct SpmVocab {
+    std::vector<std::string> tokens;
+    std::vector<float> scores;
+    std::vector<int32_t> types;
+};
+
+// The pieces of tokenizer.model in ids 0..size-1, holes as [PADi].
+SpmVocab baseSpm(const HfFolder& folder, std::optional<int64_t> vocabSize)
 {
     if (!folder.hasFile("tokenizer.model"))
         throw VocabNotFound(folder.path("tokenizer.model").string() + ": not found");
     const std::vector<Piece> pieces = readModel(folder.path("tokenizer.model"));
-    const int64_t size = options.vocabSize.value_or(static_cast<int64_t>(pieces.size()));
+    const int64_t size = vocabSize.value_or(static_cast<int64_t>(pieces.size()));
     if (size <= 0 || size > 16'000'000)
         throw Error(folder.path("config.json").string() + ": vocab_size " + std::to_string(size) + " is out of range");
     const auto n = static_cast<size_t>(size);
-    std::vector<std::string> tokens(n);
-    std::vector<float> scores(n, -10000.0f);
-    std::vector<int32_t> types(n, kUnused);
+    SpmVocab v{std::vector<std::string>(n), std::vector<float>(n, -10000.0f), std::vector<int32_t>(n, kUnused)};
     for (size_t i = 0; i < n; ++i)
-        tokens[i] = "[PAD" + std::to_string(i) + "]";
+        v.tokens[i] = "[PAD" + std::to_string(i) + "]";
     for (size_t i = 0; i < pieces.size() && i < n; ++i) {
-        tokens[i] = pieces[i].text;
-        scores[i] = pieces[i].score;
+        v.tokens[i] = pieces[i].text;
+        v.scores[i] = pieces[i].score;
         // As sentencepiece's IsUnknown / IsControl / IsUnused / IsByte: a
         // user-defined piece counts as normal here.
         const int32_t t = pieces[i].type;
-        types[i] = t == kUnknown || t == kControl || t == kUnused || t == kByte ? t : kNormal;
+        v.types[i] = t == kUnknown || t == kControl || t == kUnused || t == kByte ? t : kNormal;
     }
     if (folder.hasFile("added_tokens.json")) {
         const Json added = readJsonFile(folder.path("added_tokens.json"));
@@ -186,41 +194,91 @@ void writeVocabSentencePiece(const HfFolder& folder, gguf::Writer& w, const Voca
             if (!id.is_number_integer() || id.get<int64_t>() < 0 || id.get<int64_t>() >= size)
                 continue; // llama.cpp skips ids out of range too
             const auto i = static_cast<size_t>(id.get<int64_t>());
-            tokens[i] = text;
-            scores[i] = -1000.0f;
-            types[i] = kUserDefined;
+            v.tokens[i] = text;
+            v.scores[i] = -1000.0f;
+            v.types[i] = kUserDefined;
         }
     }
+    return v;
+}
+
+// One added token's id, or -1 when it is not a valid id below `size`.
+int64_t addedId(const std::string& key, int64_t size)
+{
+    char* end = nullptr;
+    const long long id = std::strtoll(key.c_str(), &end, 10);
+    return end == key.c_str() || *end != '\0' || id < 0 || id >= size ? -1 : id;
+}
+
+void writeSpm(const HfFolder& folder, gguf::Writer& w, const SpmVocab& v)
+{
+    w.addString("tokenizer.ggml.model", "llama");
+    w.addString("tokenizer.ggml.pre", "default");
+    w.addStringArray("tokenizer.ggml.tokens", std::span<const std::string>(v.tokens));
+    w.addArray("tokenizer.ggml.scores", v.scores);
+    w.addArray("tokenizer.ggml.token_type", v.types);
+    SpecialVocab special(folder, /*loadMerges=*/false, static_cast<int64_t>(v.tokens.size()));
+    special.addToGguf(w);
+}
+
+} // namespace
+
+void writeVocabSentencePiece(const HfFolder& folder, gguf::Writer& w, const VocabOptions& options)
+{
+    SpmVocab v = baseSpm(folder, options.vocabSize);
+    const auto size = static_cast<int64_t>(v.tokens.size());
     if (const Json* cfg = folder.tokenizerConfig(); cfg && cfg->is_object() && cfg->contains("added_tokens_decoder")) {
         const Json& dec = (*cfg)["added_tokens_decoder"];
         if (!dec.is_object())
             throw Error(folder.path("tokenizer_config.json").string() + ": added_tokens_decoder is not an object");
         for (const auto& [key, data] : dec.items()) {
-            char* end = nullptr;
-            const long long id = std::strtoll(key.c_str(), &end, 10);
-            if (end == key.c_str() || *end != '\0' || id < 0 || id >= size || !data.is_object() ||
-                !data.contains("content") || !data["content"].is_string())
+            const int64_t id = addedId(key, size);
+            if (id < 0 || !data.is_object() || !data.contains("content") || !data["content"].is_string())
                 continue;
             std::string token = data["content"].get<std::string>();
             const auto i = static_cast<size_t>(id);
             if (data.value("special", false) || tokenLooksSpecial(token)) {
-                types[i] = kControl;
+                v.types[i] = kControl;
             } else {
                 for (size_t at; (at = token.find("\xe2\x96\x81")) != std::string::npos;)
                     token.replace(at, 3, " "); // pre-normalized user-defined spaces
-                types[i] = kUserDefined;
+                v.types[i] = kUserDefined;
             }
-            scores[i] = -1000.0f;
-            tokens[i] = std::move(token);
+            v.scores[i] = -1000.0f;
+            v.tokens[i] = std::move(token);
         }
     }
-    w.addString("tokenizer.ggml.model", "llama");
-    w.addString("tokenizer.ggml.pre", "default");
-    w.addStringArray("tokenizer.ggml.tokens", std::span<const std::string>(tokens));
-    w.addArray("tokenizer.ggml.scores", scores);
-    w.addArray("tokenizer.ggml.token_type", types);
-    SpecialVocab special(folder, /*loadMerges=*/false, static_cast<int64_t>(tokens.size()));
-    special.addToGguf(w);
+    writeSpm(folder, w, v);
+}
+
+void writeVocabPhi3(const HfFolder& folder, gguf::Writer& w, const VocabOptions& options)
+{
+    SpmVocab v = baseSpm(folder, options.vocabSize);
+    const auto size = static_cast<int64_t>(v.tokens.size());
+    // Phi3MiniModel.set_vocab: added tokens of tokenizer_config.json, then of
+    // tokenizer.json, user-defined unless marked special (no heuristic).
+    const auto apply = [&](int64_t id, const Json& data) {
+        if (id < 0 || !data.is_object() || !data.contains("content") || !data["content"].is_string())
+            return;
+        const auto i = static_cast<size_t>(id);
+        v.tokens[i] = data["content"].get<std::string>();
+        v.scores[i] = -1000.0f;
+        v.types[i] = data.value("special", false) ? kControl : kUserDefined;
+    };
+    if (const Json* cfg = folder.tokenizerConfig(); cfg && cfg->is_object() && cfg->contains("added_tokens_decoder")) {
+        const Json& dec = (*cfg)["added_tokens_decoder"];
+        if (dec.is_object())
+            for (const auto& [key, data] : dec.items())
+                apply(addedId(key, size), data);
+    }
+    if (const Json* tok = folder.tokenizerJson(); tok && tok->is_object() && tok->contains("added_tokens")) {
+        const Json& added = (*tok)["added_tokens"];
+        if (added.is_array())
+            for (const Json& data : added)
+                if (data.is_object() && data.contains("id") && data["id"].is_number_integer())
+                    apply(data["id"].get<int64_t>() < size ? data["id"].get<int64_t>() : -1, data);
+    }
+    writeSpm(folder, w, v);
 }
 
 } // namespace hearth::convert

@@ -112,10 +112,12 @@ Folder writeFolder(const fs::path& dir, const std::string& arch, const json& tok
     using hftest::randomTensor;
     const bool qwen = arch != "llama";
     const bool gemma2 = arch == "gemma2";
+    const bool phi3 = arch == "phi3";
     const bool gemma = arch == "gemma3" || gemma2;
     const char* hfClass = arch == "llama"   ? "LlamaForCausalLM"
                           : arch == "qwen2" ? "Qwen2ForCausalLM"
                           : gemma2          ? "Gemma2ForCausalLM"
+                          : phi3            ? "Phi3ForCausalLM"
                           : gemma           ? "Gemma3ForCausalLM"
                                             : "Qwen3ForCausalLM";
     // Gemma 3's embedding has rows past the tokenizer's vocabulary (padding).
@@ -143,6 +145,17 @@ Folder writeFolder(const fs::path& dir, const std::string& arch, const json& tok
         cfg["query_pre_attn_scalar"] = kEmbd / kHeads;
         cfg["final_logit_softcapping"] = nullptr;
     }
+    if (phi3) { // a long-context Phi-3: longrope factors, 8 per list (rope dims / 2)
+        cfg["original_max_position_embeddings"] = 128;
+        cfg["sliding_window"] = 64;
+        cfg["tie_word_embeddings"] = false;
+        std::vector<double> longF, shortF;
+        for (int i = 0; i < 8; ++i) {
+            longF.push_back(1.0 + 0.5 * i);
+            shortF.push_back(1.0 + 0.01 * i);
+        }
+        cfg["rope_scaling"] = {{"type", "longrope"}, {"long_factor", longF}, {"short_factor", shortF}};
+    }
     if (gemma2) {
         cfg["attn_logit_softcapping"] = 50.0;
         cfg["final_logit_softcapping"] = 30.0;
@@ -168,18 +181,23 @@ Folder writeFolder(const fs::path& dir, const std::string& arch, const json& tok
     const int64_t kv = kEmbd / kHeads * kKvHeads;
     f.tensors.push_back(randomTensor("model.embed_tokens.weight", "BF16", {rows, kEmbd}, seed++));
     f.tensors.push_back(randomTensor("model.norm.weight", "F32", {kEmbd}, seed++, 0.1f, 1.0f));
-    if (!qwen)
+    if (!qwen || phi3)
         f.tensors.push_back(randomTensor("lm_head.weight", "F16", {vocab, kEmbd}, seed++));
     for (int i = 0; i < kLayers; ++i) {
         const std::string b = "model.layers." + std::to_string(i) + ".";
         f.tensors.push_back(randomTensor(b + "input_layernorm.weight", "F32", {kEmbd}, seed++, 0.1f, 1.0f));
         f.tensors.push_back(randomTensor(b + "post_attention_layernorm.weight", "F32", {kEmbd}, seed++, 0.1f, 1.0f));
-        f.tensors.push_back(randomTensor(b + "self_attn.q_proj.weight", "F32", {kEmbd, kEmbd}, seed++));
-        f.tensors.push_back(randomTensor(b + "self_attn.k_proj.weight", "F32", {kv, kEmbd}, seed++));
-        f.tensors.push_back(randomTensor(b + "self_attn.v_proj.weight", "F32", {kv, kEmbd}, seed++));
+        if (phi3) { // fused projections
+            f.tensors.push_back(randomTensor(b + "self_attn.qkv_proj.weight", "F32", {kEmbd + 2 * kv, kEmbd}, seed++));
+            f.tensors.push_back(randomTensor(b + "mlp.gate_up_proj.weight", "BF16", {2 * kFf, kEmbd}, seed++));
+        } else {
+            f.tensors.push_back(randomTensor(b + "self_attn.q_proj.weight", "F32", {kEmbd, kEmbd}, seed++));
+            f.tensors.push_back(randomTensor(b + "self_attn.k_proj.weight", "F32", {kv, kEmbd}, seed++));
+            f.tensors.push_back(randomTensor(b + "self_attn.v_proj.weight", "F32", {kv, kEmbd}, seed++));
+            f.tensors.push_back(randomTensor(b + "mlp.gate_proj.weight", "BF16", {kFf, kEmbd}, seed++));
+            f.tensors.push_back(randomTensor(b + "mlp.up_proj.weight", "BF16", {kFf, kEmbd}, seed++));
+        }
         f.tensors.push_back(randomTensor(b + "self_attn.o_proj.weight", "F32", {kEmbd, kEmbd}, seed++));
-        f.tensors.push_back(randomTensor(b + "mlp.gate_proj.weight", "BF16", {kFf, kEmbd}, seed++));
-        f.tensors.push_back(randomTensor(b + "mlp.up_proj.weight", "BF16", {kFf, kEmbd}, seed++));
         f.tensors.push_back(randomTensor(b + "mlp.down_proj.weight", "BF16", {kEmbd, kFf}, seed++));
         if (arch == "qwen2") {
             f.tensors.push_back(randomTensor(b + "self_attn.q_proj.bias", "F32", {kEmbd}, seed++));
@@ -207,7 +225,9 @@ std::string ggufName(const std::string& hf, bool gemma)
     if (hf.ends_with("post_attention_layernorm.weight"))
         return "blk." + std::to_string(std::stoi(hf.substr(13))) +
                (gemma ? ".post_attention_norm.weight" : ".ffn_norm.weight");
-    static const std::pair<const char*, const char*> kParts[] = {{"input_layernorm", "attn_norm"},
+    static const std::pair<const char*, const char*> kParts[] = {{"self_attn.qkv_proj", "attn_qkv"},
+                                                                 {"mlp.gate_up_proj", "ffn_up"},
+                                                                 {"input_layernorm", "attn_norm"},
                                                                  {"pre_feedforward_layernorm", "ffn_norm"},
                                                                  {"post_feedforward_layernorm", "post_ffw_norm"},
                                                                  {"self_attn.q_proj", "attn_q"},
@@ -247,6 +267,7 @@ private slots:
         QTest::newRow("qwen3") << QStringLiteral("qwen3");
         QTest::newRow("gemma3") << QStringLiteral("gemma3");
         QTest::newRow("gemma2") << QStringLiteral("gemma2");
+        QTest::newRow("phi3") << QStringLiteral("phi3");
     }
 
     void roundTrip()
@@ -254,7 +275,7 @@ private slots:
         QFETCH(QString, arch);
         HEARTH_REQUIRE_TESTDATA(testdata);
         int64_t vocab = 0;
-        const bool spm = arch == QStringLiteral("gemma2");
+        const bool spm = arch == QStringLiteral("gemma2") || arch == QStringLiteral("phi3");
         const json tokenizer = spm ? json::binary(spmModelBytes(testdata + "/vocab/ggml-vocab-llama-spm.gguf", vocab))
                                    : gpt2TokenizerJson(testdata + "/vocab/ggml-vocab-gpt-2.gguf", vocab);
         QTemporaryDir dir;
@@ -281,7 +302,8 @@ private slots:
             const gguf::File ref(testdata + "/vocab/ggml-vocab-llama-spm.gguf");
             QCOMPARE(file->getString("tokenizer.ggml.model"), std::string_view("llama"));
             QCOMPARE(file->getString("tokenizer.ggml.pre"), std::string_view("default"));
-            QCOMPARE(file->findBool("tokenizer.ggml.add_space_prefix"), std::optional<bool>(false));
+            if (a == "gemma2")
+                QCOMPARE(file->findBool("tokenizer.ggml.add_space_prefix"), std::optional<bool>(false));
             const gguf::Value* t = file->findArray("tokenizer.ggml.tokens");
             const gguf::Value* rt = ref.findArray("tokenizer.ggml.tokens");
             const gguf::Value* sc = file->findArray("tokenizer.ggml.scores");
@@ -294,8 +316,10 @@ private slots:
                 QCOMPARE(sc->floatAt(i), rsc->floatAt(i));
                 QCOMPARE(ty->intAt(i), rty->intAt(i));
             }
-            QCOMPARE(file->getFloat("gemma2.attn_logit_softcapping"), 50.0);
-            QCOMPARE(file->getFloat("gemma2.final_logit_softcapping"), 30.0);
+            if (a == "gemma2") {
+                QCOMPARE(file->getFloat("gemma2.attn_logit_softcapping"), 50.0);
+                QCOMPARE(file->getFloat("gemma2.final_logit_softcapping"), 30.0);
+            }
         } else {
             QCOMPARE(file->getString("tokenizer.ggml.model"), std::string_view("gpt2"));
             QCOMPARE(file->getString("tokenizer.ggml.pre"), std::string_view("gpt-2"));
@@ -307,7 +331,19 @@ private slots:
         }
 
         // Every source tensor, by its GGUF name, with the source's values.
-        QCOMPARE(file->tensors().size(), folder.tensors.size() + (a == "llama" ? 1 : 0));
+        QCOMPARE(file->tensors().size(), folder.tensors.size() + (a == "llama" ? 1 : a == "phi3" ? 2 : 0));
+        if (a == "phi3") {
+            QCOMPARE(file->getInt("phi3.rope.scaling.original_context_length"), 128);
+            QCOMPARE(file->getInt("phi3.rope.dimension_count"), kEmbd / kHeads);
+            QCOMPARE(file->getInt("phi3.attention.sliding_window"), 64);
+            // sqrt(1 + ln(256 / 128) / ln(128))
+            QCOMPARE(file->getFloat("phi3.rope.scaling.attn_factor"),
+                     static_cast<double>(static_cast<float>(std::sqrt(1 + std::log(2.0) / std::log(128.0)))));
+            const gguf::TensorInfo* lf = file->findTensor("rope_factors_long.weight");
+            QVERIFY(lf && lf->elements() == 8);
+            QCOMPARE(reinterpret_cast<const float*>(lf->data)[3], 2.5f);
+            QVERIFY(file->findTensor("rope_factors_short.weight"));
+        }
         if (a == "llama") {
             // 1 for high frequencies, the factor for low ones, a smooth blend between.
             const gguf::TensorInfo* rf = file->findTensor("rope_freqs.weight");
