@@ -435,6 +435,49 @@ private slots:
         }
         QVERIFY(!fs::exists(o.output) && !fs::exists(o.output.string() + ".tmp"));
     }
+
+    // A broken tokenizer.model: truncated, a length past the end, an
+    // unknown wire type, a piece type out of range, no pieces. Each is an
+    // error naming the file; no output file.
+    void corruptSentencePiece_data()
+    {
+        QTest::addColumn<int>("kind");
+        QTest::newRow("truncated") << 0;
+        QTest::newRow("length past the end") << 1;
+        QTest::newRow("bad wire type") << 2;
+        QTest::newRow("bad piece type") << 3;
+        QTest::newRow("no pieces") << 4;
+    }
+
+    void corruptSentencePiece()
+    {
+        QFETCH(int, kind);
+        HEARTH_REQUIRE_TESTDATA(testdata);
+        int64_t vocab = 0;
+        std::vector<uint8_t> model = spmModelBytes(testdata + "/vocab/ggml-vocab-llama-spm.gguf", vocab);
+        switch (kind) {
+        case 0: model.resize(model.size() / 2 + 3); break;
+        case 1: model = {0x0a, 0xff, 0xff, 0x03, 0x0a, 0x01}; break;
+        case 2: model.insert(model.begin(), {0x0f, 0x00}); break; // field 1, wire type 7
+        case 3: model = {0x0a, 0x05, 0x0a, 0x01, 'a', 0x18, 0x09}; break;
+        default: model = {0x12, 0x02, 0x18, 0x01}; break;
+        }
+        QTemporaryDir dir;
+        const fs::path src = dir.filePath(QStringLiteral("hf")).toStdString();
+        fs::create_directories(src);
+        writeFolder(src, "gemma2", json::binary(model), vocab);
+        convert::ConvertOptions o;
+        o.inputs = {src};
+        o.output = dir.filePath(QStringLiteral("out.gguf")).toStdString();
+        try {
+            convert::convertModel(o);
+            QFAIL("a broken tokenizer.model was accepted");
+        } catch (const Error& e) {
+            QVERIFY2(std::string(e.what()).find("tokenizer.model") != std::string::npos, e.what());
+            QVERIFY2(std::string(e.what()).find("not a SentencePiece model") != std::string::npos, e.what());
+        }
+        QVERIFY(!fs::exists(o.output) && !fs::exists(o.output.string() + ".tmp"));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestConvertLlama)
