@@ -252,6 +252,17 @@ private slots:
         QVERIFY_THROWS_EXCEPTION(Cancelled, quantizeModel(o));
         QVERIFY(!fs::exists(out) && !fs::exists(out + ".tmp"));
 
+        // A truncated input is refused by the GGUF reader before any output.
+        {
+            std::vector<uint8_t> bytes = fileBytes(in);
+            bytes.resize(bytes.size() - 1000);
+            const std::string cut = dir2.filePath("cut.gguf").toStdString();
+            std::ofstream(cut, std::ios::binary).write(reinterpret_cast<const char*>(bytes.data()),
+                                                       static_cast<std::streamsize>(bytes.size()));
+            QVERIFY_THROWS_EXCEPTION(Error, quantizeModel(options(cut, out, Mix::Q4_K_M)));
+            QVERIFY(!fs::exists(out) && !fs::exists(out + ".tmp"));
+        }
+
         // The output may not be the input; a missing input is an error.
         QVERIFY_THROWS_EXCEPTION(Error, quantizeModel(options(in, in, Mix::Q8_0)));
         QVERIFY(fs::exists(in));
