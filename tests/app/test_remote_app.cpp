@@ -1,7 +1,7 @@
 // End to end in one app session, through the objects the Engines dialog
 // and the model picker drive: add an endpoint (its key goes to the OS
 // keychain, never to settings.ini), see its models in the picker marked as
-// remote, load one (the worker reads the key back from the keychain), chat
+// remote (listing them reads the key back from the keychain), load one, chat
 // through it, and find the endpoint and model in the reply's provenance,
 // also after a restart. Then remove it: models and key are gone. Runs on a
 // private keyring (tests/common/with_keyring.sh) against the fake server.
@@ -32,14 +32,15 @@ class TestRemoteApp : public QObject {
 
 private:
     FakeOpenAiServer m_server;
+    SecretStore m_secrets; // one store for the test's own reads (QtKeychain jobs are its children)
 
 private slots:
     void initTestCase()
     {
         qputenv("HEARTH_KEYCHAIN_SERVICE",
                 (QStringLiteral("Hearth test ") + QUuid::createUuid().toString(QUuid::WithoutBraces)).toUtf8());
-        SecretStore probe;
-        const SecretResult r = probe.readBlocking(QStringLiteral("probe"));
+        m_secrets.setService(SecretStore::defaultService()); // the one the session's stores use
+        const SecretResult r = m_secrets.readBlocking(QStringLiteral("probe"));
         if (r.status == SecretResult::Status::Unavailable)
             QSKIP(qPrintable(r.error));
         const QString error = m_server.start({QStringLiteral("--api-key"), QStringLiteral("sesame-1234")});
@@ -70,7 +71,7 @@ private slots:
         QVERIFY(endpoints->data(endpoints->index(0), EndpointListModel::HasKeyRole).toBool());
 
         // The key is in the keychain and nowhere in the settings file.
-        SecretStore secrets;
+        SecretStore& secrets = m_secrets;
         QCOMPARE(secrets.readBlocking(EndpointListModel::keyName(id)).value, QStringLiteral("sesame-1234"));
         QSettings(test.dataDir + QStringLiteral("/settings.ini"), QSettings::IniFormat).sync();
         QFile ini(test.dataDir + QStringLiteral("/settings.ini"));
@@ -95,7 +96,7 @@ private slots:
         const QString path = models->data(echo, ModelListModel::PathRole).toString();
         QCOMPARE(path, m_server.url() + QStringLiteral("/v1/models/echo"));
 
-        // Load it (the worker reads the key from the keychain) and chat.
+        // Load it (with the key read back from the keychain) and chat.
         s.library()->load(path);
         QVERIFY(QTest::qWaitFor([&] { return s.loader()->loaded() || !s.loader()->error().isEmpty(); }, 10000));
         QVERIFY2(s.loader()->loaded(), qPrintable(s.loader()->error()));

@@ -12,7 +12,7 @@ struct EndpointListModel::Shared {
     mutable QMutex mutex;
     QList<RemoteEndpoint> endpoints; // without keys
     QStringList withKey;             // ids whose key is in the keychain
-    QString service;                 // the keychain service
+    QHash<QString, QString> keys;    // keys read from the keychain (GUI thread), by id
 };
 
 EndpointListModel::EndpointListModel(QSettings* settings, QObject* parent)
@@ -21,9 +21,17 @@ EndpointListModel::EndpointListModel(QSettings* settings, QObject* parent)
     , m_secrets(new SecretStore(this))
     , m_shared(std::make_shared<Shared>())
 {
-    m_shared->service = m_secrets->service();
     load();
     publish();
+    // The keys, for the worker's lookup (a model restored at start-up).
+    for (const Row& r : std::as_const(m_rows))
+        if (r.hasKey)
+            m_secrets->read(keyName(r.endpoint.id), [shared = m_shared, id = r.endpoint.id](const SecretResult& k) {
+                if (k.ok()) {
+                    QMutexLocker lock(&shared->mutex);
+                    shared->keys.insert(id, k.value);
+                }
+            });
 }
 
 EndpointListModel::~EndpointListModel() = default;
@@ -78,38 +86,26 @@ void EndpointListModel::publish()
 RemoteEngine::EndpointLookup EndpointListModel::lookup() const
 {
     return [shared = m_shared](const QUrl& url, QString& error) -> std::optional<RemoteEndpoint> {
-        std::optional<RemoteEndpoint> found;
-        bool hasKey = false;
-        QString service;
-        {
-            QMutexLocker lock(&shared->mutex);
-            for (const RemoteEndpoint& e : std::as_const(shared->endpoints))
-                if (!e.modelIdOf(url).isEmpty()) {
-                    found = e;
-                    hasKey = shared->withKey.contains(e.id);
-                    break;
+        QMutexLocker lock(&shared->mutex);
+        for (const RemoteEndpoint& e : std::as_const(shared->endpoints)) {
+            if (e.modelIdOf(url).isEmpty())
+                continue;
+            RemoteEndpoint found = e;
+            if (shared->withKey.contains(e.id)) {
+                // Read from the keychain on the GUI thread when the endpoint was
+                // listed (QtKeychain's jobs belong to one thread).
+                if (!shared->keys.contains(e.id)) {
+                    error = QStringLiteral("The API key of %1 has not been read from the keychain (is it "
+                                           "locked?): open Settings → Engines and test the connection.")
+                                .arg(e.label());
+                    return std::nullopt;
                 }
-            service = shared->service;
-        }
-        if (!found) {
-            error = QStringLiteral("No endpoint in Settings → Engines serves %1.").arg(url.toString());
-            return std::nullopt;
-        }
-        if (hasKey) { // read on this (the worker's) thread, which may wait for an unlock prompt
-            SecretStore secrets;
-            secrets.setService(service);
-            const SecretResult r = secrets.readBlocking(keyName(found->id));
-            if (!r.ok()) {
-                error = r.status == SecretResult::Status::NotFound
-                            ? QStringLiteral("The API key of %1 is no longer in the keychain: enter it again in "
-                                             "Settings → Engines.")
-                                  .arg(found->label())
-                            : QStringLiteral("Cannot read the API key of %1: %2").arg(found->label(), r.error);
-                return std::nullopt;
+                found.apiKey = shared->keys.value(e.id);
             }
-            found->apiKey = r.value;
+            return found;
         }
-        return found;
+        error = QStringLiteral("No endpoint in Settings → Engines serves %1.").arg(url.toString());
+        return std::nullopt;
     };
 }
 
@@ -205,6 +201,11 @@ QString EndpointListModel::save(const QVariantMap& fields)
         emit saved(rowId, error);
         listModels(row);
     };
+    {
+        QMutexLocker lock(&m_shared->mutex);
+        if (clearKey || !key.isEmpty())
+            m_shared->keys.remove(rowId);
+    }
     if (!key.isEmpty() && !clearKey) {
         m_rows[rowOf(rowId)].hasKey = true;
         m_secrets->write(keyName(rowId), key, done);
@@ -228,6 +229,10 @@ void EndpointListModel::remove(const QString& id)
     emit countChanged();
     m_settings->remove(QStringLiteral("endpoints/") + id);
     m_settings->sync();
+    {
+        QMutexLocker lock(&m_shared->mutex);
+        m_shared->keys.remove(id);
+    }
     publish();
     if (hadKey)
         m_secrets->remove(keyName(id), [](const SecretResult&) {});
@@ -289,6 +294,10 @@ void EndpointListModel::listModels(int row)
             return;
         }
         e.apiKey = result.value;
+        {
+            QMutexLocker lock(&m_shared->mutex);
+            m_shared->keys.insert(id, result.value);
+        }
         start(e);
     });
 }

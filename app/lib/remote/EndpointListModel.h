@@ -5,9 +5,10 @@
 // never to settings.ini; the rest is in QSettings under endpoints/<id>/.
 //
 // lookup() is what the RemoteEngine calls on the inference worker to find
-// the endpoint of a model URL; it reads the key from the keychain there
-// (blocking that thread, never the GUI's). Everything else: GUI thread,
-// asynchronous (keychain jobs and HTTP requests report back by signals).
+// the endpoint of a model URL, with the key read from the keychain on the
+// GUI thread (asynchronously) when the endpoint's models were listed, kept
+// in memory only. Everything else: GUI thread, asynchronous (keychain jobs
+// and HTTP requests report back by signals).
 #pragma once
 
 #include "models/ModelEntry.h"
