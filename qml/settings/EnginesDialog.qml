@@ -94,6 +94,7 @@ Dialog {
             spacing: 8
 
             Repeater {
+                objectName: "endpointRepeater"
                 model: root.endpoints
                 delegate: RowLayout {
                     id: endpointRow

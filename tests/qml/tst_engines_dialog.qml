@@ -45,6 +45,12 @@ TestCase {
         field.text = text
     }
 
+    function rowButton(dialog, name) {
+        const row = findChild(dialog, "endpointRepeater").itemAt(0)
+        verify(row)
+        return findChild(row, name)
+    }
+
     function test_addEditRemove() {
         const endpoints = TestEnv.session.endpoints
         const dialog = openDialog()
@@ -66,7 +72,7 @@ TestCase {
         tryVerify(() => endpoints.get(0).status.length > 0, 10000)
         verify(!endpoints.get(0).statusOk)
 
-        mouseClick(findChild(dialog, "editEndpoint0"))
+        mouseClick(rowButton(dialog, "editEndpoint0"))
         compare(findChild(dialog, "endpointName").text, "Lab box")
         compare(findChild(dialog, "endpointUrl").text, "http://127.0.0.1:9/v1")
         type(dialog, "endpointName", "Lab box 2")
@@ -74,7 +80,7 @@ TestCase {
         compare(endpoints.count, 1)
         compare(endpoints.get(0).name, "Lab box 2")
 
-        mouseClick(findChild(dialog, "removeEndpoint0"))
+        mouseClick(rowButton(dialog, "removeEndpoint0"))
         compare(endpoints.count, 0)
     }
 }

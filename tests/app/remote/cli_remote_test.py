@@ -14,7 +14,8 @@
         a wrong key; Ctrl-C mid-stream (the server drops the request: the next
         one is answered at once); a stall (the server stopped with SIGSTOP);
         the server killed mid-reply; TLS with a self-signed certificate
-        refused until --cacert names it. Skips (77) without the reference venv
+        refused until --cacert names it. The server's Python: --python, else
+        $HEARTH_REF_PYTHON, else the reference venv's. Skips (77) without it
         (scripts/setup-reference), its server extra or the model.
 """
 import argparse
@@ -156,7 +157,7 @@ def llama_server(python, model, port, extra=()):
 
 
 def llama_cpp():
-    python = ARGS.python or os.path.join(os.environ.get("HEARTH_CACHE_DIR", os.path.expanduser("~/.cache/hearth")),
+    python = ARGS.python or os.environ.get("HEARTH_REF_PYTHON") or os.path.join(os.environ.get("HEARTH_CACHE_DIR", os.path.expanduser("~/.cache/hearth")),
                                          "ref-venv", "bin", "python")
     if not os.path.exists(python):
         print("SKIP: no reference venv at %s (scripts/setup-reference)" % python)
