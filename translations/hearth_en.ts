@@ -250,6 +250,170 @@
         </message>
     </context>
     <context>
+        <name>EndpointListModel</name>
+        <message numerus="yes">
+            <source>%n model(s)</source>
+            <translation>
+                <numerusform>%n model</numerusform>
+                <numerusform>%n models</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source>Connected: %n model(s).</source>
+            <translation>
+                <numerusform>Connected: %n model.</numerusform>
+                <numerusform>Connected: %n models.</numerusform>
+            </translation>
+        </message>
+    </context>
+    <context>
+        <name>EnginesDialog</name>
+        <message>
+            <source>Engines</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Saved.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Edit</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Edit %1</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Remove</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Remove %1</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Edit the endpoint</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Add an endpoint</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Name</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>GPU box</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Base URL</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>API key</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>kept in the keychain; type to replace</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>none</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Remove the stored key</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Headers</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Optional, one per line: Name: value</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Extra headers</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Certificate</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>a certificate is trusted</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>optional: a PEM file to trust</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Certificate file</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Choose…</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Stop trusting the added certificate</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Timeout (s)</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Seconds without data before giving up</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Send top-k, min-p and repeat penalty (llama.cpp, vLLM, LocalAI)</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Testing…</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Test connection</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Save</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Add</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>New</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>The conversation is sent to the server you add here. TLS certificates are always checked.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>A certificate to trust</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Certificates (*.pem *.crt)</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>All files (*)</source>
+            <translation type="unfinished" />
+        </message>
+    </context>
+    <context>
         <name>FakeEngine</name>
         <message>
             <source>The model file has no chat template; using the chatml format.</source>
@@ -503,6 +667,14 @@
             <source>Load %1</source>
             <translation type="unfinished" />
         </message>
+        <message>
+            <source>Remote · %1 · context %2</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Remote · %1</source>
+            <translation type="unfinished" />
+        </message>
     </context>
     <context>
         <name>ModelLibrary</name>
@@ -522,6 +694,14 @@
         <name>ModelLoader</name>
         <message>
             <source>%1 · %2 parameters · %3 · context %4</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>remote on %1 · context %2</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>remote on %1</source>
             <translation type="unfinished" />
         </message>
     </context>
@@ -581,6 +761,21 @@
         </message>
     </context>
     <context>
+        <name>SecretStore</name>
+        <message>
+            <source>No keychain is available to keep "%1" (%2). On Linux, Hearth needs a Secret Service such as GNOME Keyring or KWallet.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>The keychain refused access to "%1": %2</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>The keychain failed for "%1": %2</source>
+            <translation type="unfinished" />
+        </message>
+    </context>
+    <context>
         <name>SettingRow</name>
         <message>
             <source>this model</source>
@@ -597,10 +792,6 @@
     </context>
     <context>
         <name>SettingsModel</name>
-        <message>
-            <source>No GPU backend is available yet: Hearth runs models on the CPU.</source>
-            <translation type="unfinished" />
-        </message>
         <message>
             <source>Temperature</source>
             <translation type="unfinished" />
@@ -662,10 +853,6 @@
             <translation type="unfinished" />
         </message>
         <message>
-            <source>Layers to run on a GPU.</source>
-            <translation type="unfinished" />
-        </message>
-        <message>
             <source>Threads</source>
             <translation type="unfinished" />
         </message>
@@ -687,6 +874,18 @@
         </message>
         <message>
             <source>Instructions the model reads before the conversation.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>No Vulkan GPU was found: Hearth runs models on the CPU.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Layers to run on the GPU; -1 = as many as fit, more than the model has = all. Applies on the next load.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>GPU: %1, %2 MiB free of %3 MiB.</source>
             <translation type="unfinished" />
         </message>
     </context>
@@ -742,6 +941,14 @@
         </message>
         <message>
             <source>Dark</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Engines: remote servers…</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Remote engines</source>
             <translation type="unfinished" />
         </message>
     </context>

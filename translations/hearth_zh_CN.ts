@@ -250,6 +250,168 @@
         </message>
     </context>
     <context>
+        <name>EndpointListModel</name>
+        <message numerus="yes">
+            <source>%n model(s)</source>
+            <translation>
+                <numerusform>%n 个模型</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source>Connected: %n model(s).</source>
+            <translation>
+                <numerusform>已连接：%n 个模型。</numerusform>
+            </translation>
+        </message>
+    </context>
+    <context>
+        <name>EnginesDialog</name>
+        <message>
+            <source>Engines</source>
+            <translation>引擎</translation>
+        </message>
+        <message>
+            <source>Saved.</source>
+            <translation>已保存。</translation>
+        </message>
+        <message>
+            <source>Edit</source>
+            <translation>编辑</translation>
+        </message>
+        <message>
+            <source>Edit %1</source>
+            <translation>编辑 %1</translation>
+        </message>
+        <message>
+            <source>Remove</source>
+            <translation>移除</translation>
+        </message>
+        <message>
+            <source>Remove %1</source>
+            <translation>移除 %1</translation>
+        </message>
+        <message>
+            <source>Edit the endpoint</source>
+            <translation>编辑端点</translation>
+        </message>
+        <message>
+            <source>Add an endpoint</source>
+            <translation>添加端点</translation>
+        </message>
+        <message>
+            <source>Name</source>
+            <translation>名称</translation>
+        </message>
+        <message>
+            <source>GPU box</source>
+            <translation>GPU 服务器</translation>
+        </message>
+        <message>
+            <source>Base URL</source>
+            <translation>基础 URL</translation>
+        </message>
+        <message>
+            <source>API key</source>
+            <translation>API 密钥</translation>
+        </message>
+        <message>
+            <source>kept in the keychain; type to replace</source>
+            <translation>保存在钥匙串中；输入以替换</translation>
+        </message>
+        <message>
+            <source>none</source>
+            <translation>无</translation>
+        </message>
+        <message>
+            <source>Remove the stored key</source>
+            <translation>移除已保存的密钥</translation>
+        </message>
+        <message>
+            <source>Headers</source>
+            <translation>请求头</translation>
+        </message>
+        <message>
+            <source>Optional, one per line: Name: value</source>
+            <translation>可选，每行一个：名称: 值</translation>
+        </message>
+        <message>
+            <source>Extra headers</source>
+            <translation>额外请求头</translation>
+        </message>
+        <message>
+            <source>Certificate</source>
+            <translation>证书</translation>
+        </message>
+        <message>
+            <source>a certificate is trusted</source>
+            <translation>已信任一个证书</translation>
+        </message>
+        <message>
+            <source>optional: a PEM file to trust</source>
+            <translation>可选：要信任的 PEM 文件</translation>
+        </message>
+        <message>
+            <source>Certificate file</source>
+            <translation>证书文件</translation>
+        </message>
+        <message>
+            <source>Choose…</source>
+            <translation>选择…</translation>
+        </message>
+        <message>
+            <source>Stop trusting the added certificate</source>
+            <translation>不再信任添加的证书</translation>
+        </message>
+        <message>
+            <source>Timeout (s)</source>
+            <translation>超时（秒）</translation>
+        </message>
+        <message>
+            <source>Seconds without data before giving up</source>
+            <translation>无数据多少秒后放弃</translation>
+        </message>
+        <message>
+            <source>Send top-k, min-p and repeat penalty (llama.cpp, vLLM, LocalAI)</source>
+            <translation>发送 top-k、min-p 和重复惩罚（llama.cpp、vLLM、LocalAI）</translation>
+        </message>
+        <message>
+            <source>Testing…</source>
+            <translation>正在测试…</translation>
+        </message>
+        <message>
+            <source>Test connection</source>
+            <translation>测试连接</translation>
+        </message>
+        <message>
+            <source>Save</source>
+            <translation>保存</translation>
+        </message>
+        <message>
+            <source>Add</source>
+            <translation>添加</translation>
+        </message>
+        <message>
+            <source>New</source>
+            <translation>新建</translation>
+        </message>
+        <message>
+            <source>The conversation is sent to the server you add here. TLS certificates are always checked.</source>
+            <translation>对话会发送到你在此添加的服务器。TLS 证书始终会被校验。</translation>
+        </message>
+        <message>
+            <source>A certificate to trust</source>
+            <translation>要信任的证书</translation>
+        </message>
+        <message>
+            <source>Certificates (*.pem *.crt)</source>
+            <translation>证书 (*.pem *.crt)</translation>
+        </message>
+        <message>
+            <source>All files (*)</source>
+            <translation>所有文件 (*)</translation>
+        </message>
+    </context>
+    <context>
         <name>FakeEngine</name>
         <message>
             <source>The model file has no chat template; using the chatml format.</source>
@@ -499,6 +661,14 @@
             <source>Load %1</source>
             <translation>加载 %1</translation>
         </message>
+        <message>
+            <source>Remote · %1 · context %2</source>
+            <translation>远程 · %1 · 上下文 %2</translation>
+        </message>
+        <message>
+            <source>Remote · %1</source>
+            <translation>远程 · %1</translation>
+        </message>
     </context>
     <context>
         <name>ModelLibrary</name>
@@ -519,6 +689,14 @@
         <message>
             <source>%1 · %2 parameters · %3 · context %4</source>
             <translation>%1 · %2 参数 · %3 · 上下文 %4</translation>
+        </message>
+        <message>
+            <source>remote on %1 · context %2</source>
+            <translation>远程，位于 %1 · 上下文 %2</translation>
+        </message>
+        <message>
+            <source>remote on %1</source>
+            <translation>远程，位于 %1</translation>
         </message>
     </context>
     <context>
@@ -574,6 +752,21 @@
         <message>
             <source>All files (*)</source>
             <translation>所有文件 (*)</translation>
+        </message>
+    </context>
+    <context>
+        <name>SecretStore</name>
+        <message>
+            <source>No keychain is available to keep "%1" (%2). On Linux, Hearth needs a Secret Service such as GNOME Keyring or KWallet.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>The keychain refused access to "%1": %2</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>The keychain failed for "%1": %2</source>
+            <translation type="unfinished" />
         </message>
     </context>
     <context>
@@ -685,6 +878,18 @@
             <source>Instructions the model reads before the conversation.</source>
             <translation>模型在对话开始前读取的指令。</translation>
         </message>
+        <message>
+            <source>No Vulkan GPU was found: Hearth runs models on the CPU.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Layers to run on the GPU; -1 = as many as fit, more than the model has = all. Applies on the next load.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>GPU: %1, %2 MiB free of %3 MiB.</source>
+            <translation type="unfinished" />
+        </message>
     </context>
     <context>
         <name>SettingsPanel</name>
@@ -739,6 +944,14 @@
         <message>
             <source>Dark</source>
             <translation>深色</translation>
+        </message>
+        <message>
+            <source>Engines: remote servers…</source>
+            <translation>引擎：远程服务器…</translation>
+        </message>
+        <message>
+            <source>Remote engines</source>
+            <translation>远程引擎</translation>
         </message>
     </context>
     <context>

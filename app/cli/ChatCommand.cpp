@@ -1,4 +1,5 @@
 // hearth chat -m FILE [sampling] [-c CTX] [-t N] [--system TEXT]
+// hearth chat --endpoint URL -m MODEL_ID [--api-key-env VAR] [sampling] [--system TEXT]
 // An interactive conversation on the terminal: one line per message, the
 // model's chat template, the cached prefix reused across turns. Ctrl-C stops
 // a reply; Ctrl-C at the prompt, Ctrl-D or /exit ends the chat; /reset
@@ -7,6 +8,7 @@
 #include "CliIo.h"
 #include "Commands.h"
 #include "EngineOptions.h"
+#include "RemoteOptions.h"
 
 #include "runtime/chat_session.h"
 
@@ -22,8 +24,10 @@ int runChat(const QStringList& args)
     p.setApplicationDescription(QStringLiteral("Chat with a model on the terminal."));
     cli::EngineOptions eo;
     cli::SamplingOptions so;
+    cli::RemoteOptions ro;
     eo.add(p);
     so.add(p);
+    ro.add(p);
     const QCommandLineOption system{QStringLiteral("system"), QStringLiteral("A system prompt."),
                                     QStringLiteral("TEXT")};
     p.addOption(system);
@@ -34,8 +38,10 @@ int runChat(const QStringList& args)
     if (!so.read(p, params.generation, -1))
         return 2;
     params.generation.nKeep = -1; // a shift keeps the conversation's start
-    cli::Engine e;
     cli::installInterruptHandler();
+    if (ro.isSet(p))
+        return cli::chatRemote(p, ro, p.value(eo.model), p.value(system), cli::samplerFrom(params.generation));
+    cli::Engine e;
     if (!cli::loadEngine(p, eo, e))
         return 1;
     ChatSession chat(e.model, *e.context);

@@ -1,11 +1,15 @@
 // hearth run -m FILE [-p TEXT | -f FILE] [-n N] [sampling] [-c CTX] [-t N]
 //            [--chat] [--output text|ids]
+// hearth run --endpoint URL -m MODEL_ID [--api-key-env VAR] [-p TEXT | -f FILE] ...
 // Generates a continuation (or, with --chat, an assistant reply) and prints
-// only the generated part on stdout; statistics go to stderr.
+// only the generated part on stdout; statistics go to stderr. With
+// --endpoint an OpenAI-compatible server generates it (/v1/completions with
+// the raw prompt, as the local run uses no template).
 
 #include "CliIo.h"
 #include "Commands.h"
 #include "EngineOptions.h"
+#include "RemoteOptions.h"
 
 #include "runtime/chat_session.h"
 #include "util/error.h"
@@ -22,8 +26,10 @@ int runRun(const QStringList& args)
     p.setApplicationDescription(QStringLiteral("Generate text from a prompt."));
     cli::EngineOptions eo;
     cli::SamplingOptions so;
+    cli::RemoteOptions ro;
     eo.add(p);
     so.add(p);
+    ro.add(p);
     const QCommandLineOption prompt{{QStringLiteral("p"), QStringLiteral("prompt")},
                                     QStringLiteral("The prompt (special tokens are parsed)."),
                                     QStringLiteral("TEXT")};
@@ -59,8 +65,16 @@ int runRun(const QStringList& args)
     ChatParams params;
     if (!so.read(p, params.generation, 256))
         return 2;
-    cli::Engine e;
     cli::installInterruptHandler();
+    if (ro.isSet(p)) {
+        if (ids) {
+            cli::errLine(QStringLiteral("hearth run: --output ids needs a local model (a server sends text)"));
+            return 2;
+        }
+        return cli::runRemote(p, ro, p.value(eo.model), QString::fromStdString(text), p.isSet(chat),
+                              cli::samplerFrom(params.generation));
+    }
+    cli::Engine e;
     if (!cli::loadEngine(p, eo, e))
         return 1;
     try {

@@ -12,6 +12,8 @@
 #include "models/ModelCache.h"
 #include "models/ModelLibrary.h"
 #include "models/ModelLoader.h"
+#include "remote/EndpointListModel.h"
+#include "remote/EngineRouter.h"
 #include "settings/SettingsModel.h"
 #include "settings/SettingsStore.h"
 #include "storage/ConversationStore.h"
@@ -46,7 +48,10 @@ AppSession::AppSession(Options options, QObject* parent)
     m_conversationStore = std::make_unique<ConversationStore>(m_db.get());
     m_messageStore = std::make_unique<MessageStore>(m_db.get());
     GpuDevices::lookUpInBackground(); // the settings and the fit estimate read it later
-    m_engine = options.engine ? options.engine : EngineFactory::create();
+    // Local files go to the local engine, model URLs to the remote one.
+    m_endpoints = std::make_unique<EndpointListModel>(m_settings.get());
+    m_engine = std::make_shared<EngineRouter>(options.engine ? options.engine : EngineFactory::create(),
+                                              std::make_shared<RemoteEngine>(m_endpoints->lookup()));
     m_inference = std::make_unique<InferenceService>(m_engine);
     if (options.highlight)
         m_highlighter = std::make_unique<HighlightService>();
@@ -79,6 +84,10 @@ AppSession::AppSession(Options options, QObject* parent)
         }
         m_settingsModel->setModel(m_loader->loaded() ? m_loader->modelPath() : QString(), m_loader->modelName());
     });
+    // Remote models join the picker; each rescan lists them again.
+    connect(m_endpoints.get(), &EndpointListModel::remoteModelsChanged, this,
+            [this] { m_library->models()->setRemoteEntries(m_endpoints->remoteModels()); });
+    connect(m_library.get(), &ModelLibrary::scanFinished, m_endpoints.get(), &EndpointListModel::refreshModels);
     if (options.scanModels)
         m_library->rescan();
 }
@@ -114,6 +123,6 @@ void AppSession::restore(const QString& model)
         return;
     }
     const QString last = m_settings->value(QStringLiteral("session/model")).toString();
-    if (!last.isEmpty() && QFileInfo::exists(last))
+    if (!last.isEmpty() && (QFileInfo::exists(last) || isRemoteModelPath(last)))
         m_library->load(last);
 }

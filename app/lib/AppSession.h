@@ -21,6 +21,7 @@ class ChatController;
 class ConversationListModel;
 class ConversationStore;
 class Database;
+class EndpointListModel;
 class Gauges;
 class HighlightService;
 class InferenceService;
@@ -41,6 +42,7 @@ class AppSession : public QObject {
     Q_MOC_INCLUDE("models/ModelLoader.h")
     Q_MOC_INCLUDE("settings/SettingsModel.h")
     Q_MOC_INCLUDE("gauges/Gauges.h")
+    Q_MOC_INCLUDE("remote/EndpointListModel.h")
     QML_ELEMENT
     QML_UNCREATABLE("Created by main() or a test")
     Q_PROPERTY(ChatController* chat READ chat CONSTANT)
@@ -49,6 +51,7 @@ class AppSession : public QObject {
     Q_PROPERTY(ModelLoader* loader READ loader CONSTANT)
     Q_PROPERTY(SettingsModel* settings READ settings CONSTANT)
     Q_PROPERTY(Gauges* gauges READ gauges CONSTANT)
+    Q_PROPERTY(EndpointListModel* endpoints READ endpoints CONSTANT)
     Q_PROPERTY(QString engineKind READ engineKind CONSTANT)
     Q_PROPERTY(bool darkTheme READ darkTheme WRITE setDarkTheme NOTIFY darkThemeChanged)
 
@@ -74,6 +77,7 @@ public:
     ModelLoader* loader() const { return m_loader.get(); }
     SettingsModel* settings() const { return m_settingsModel.get(); }
     Gauges* gauges() const { return m_gauges.get(); }
+    EndpointListModel* endpoints() const { return m_endpoints.get(); }
     QString engineKind() const { return m_engine->kind(); }
     bool darkTheme() const { return m_dark; }
     void setDarkTheme(bool dark);
@@ -98,6 +102,7 @@ private:
     bool m_dark = false;
     std::unique_ptr<QSettings> m_settings;
     std::unique_ptr<Database> m_db;
+    std::unique_ptr<EndpointListModel> m_endpoints; // remote servers (Settings → Engines)
     std::unique_ptr<ConversationStore> m_conversationStore;
     std::unique_ptr<MessageStore> m_messageStore;
     std::shared_ptr<InferenceEngine> m_engine;

@@ -4,7 +4,8 @@ import QtQuick.Layouts
 import Hearth
 
 // One model file: name, architecture, parameters, quant, trained context,
-// size, the fit estimate, or why it cannot be used.
+// size, the fit estimate, or why it cannot be used. A remote model (served
+// by an endpoint of Settings → Engines) says so and names its server.
 Rectangle {
     id: root
 
@@ -20,6 +21,8 @@ Rectangle {
     required property string fitText
     required property string error
     required property bool loaded
+    required property bool remote
+    required property string endpoint
 
     signal loadRequested(string path)
 
@@ -49,12 +52,22 @@ Rectangle {
             }
             Label {
                 Layout.fillWidth: true
-                visible: root.error.length === 0
+                visible: root.error.length === 0 && !root.remote
                 text: qsTr("%1 · %2 parameters · %3 · trained context %4 · %5")
                       .arg(root.architecture).arg(root.parametersText).arg(root.quant)
                       .arg(root.trainedContext).arg(root.fileSizeText)
                 font.pixelSize: 12
                 color: Theme.mutedText
+                elide: Text.ElideRight
+            }
+            Label {
+                objectName: "remoteLabel"
+                Layout.fillWidth: true
+                visible: root.remote
+                text: root.trainedContext > 0 ? qsTr("Remote · %1 · context %2").arg(root.endpoint).arg(root.trainedContext)
+                                              : qsTr("Remote · %1").arg(root.endpoint)
+                font.pixelSize: 12
+                color: Theme.accent
                 elide: Text.ElideRight
             }
             Label {

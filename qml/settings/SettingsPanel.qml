@@ -4,12 +4,14 @@ import QtQuick.Layouts
 import Hearth
 
 // Generation settings: the global defaults, or the loaded model's own
-// values (overrides, each resettable to the default). Also the appearance.
+// values (overrides, each resettable to the default). Also the appearance,
+// and the remote engines (EnginesDialog) when `endpoints` is set.
 Drawer {
     id: root
 
     required property SettingsModel settings
     required property ModelLoader loader
+    property EndpointListModel endpoints: null
 
     objectName: "settingsPanel"
     edge: Qt.RightEdge
@@ -95,6 +97,15 @@ Drawer {
             onClicked: root.loader.reload()
         }
 
+        Button {
+            objectName: "enginesButton"
+            Layout.fillWidth: true
+            visible: root.endpoints !== null
+            text: qsTr("Engines: remote servers…")
+            Accessible.name: qsTr("Remote engines")
+            onClicked: enginesDialog.open()
+        }
+
         RowLayout {
             Layout.fillWidth: true
 
@@ -110,5 +121,12 @@ Drawer {
                 Accessible.name: qsTr("Appearance")
             }
         }
+    }
+
+    EnginesDialog {
+        id: enginesDialog
+
+        parent: Overlay.overlay
+        endpoints: root.endpoints
     }
 }

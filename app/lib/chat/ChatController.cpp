@@ -112,7 +112,7 @@ Provenance ChatController::provenanceNow(const SamplerSettings& sampler) const
     p.modelSha256 = m_s.loader->sha256();
     p.architecture = f.architecture;
     p.quant = f.quant;
-    p.engine = m_s.engineKind;
+    p.engine = f.engine.isEmpty() ? m_s.engineKind : f.engine;
     p.contextSize = f.contextSize;
     p.sampler = sampler;
     return p;

@@ -41,6 +41,8 @@ struct ModelFacts {
     int contextSize = 0;    // the context allocated for this load
     QString chatTemplate;   // "file" or the name of the built-in fallback
     QString warning;        // something the user should know (a fallback template, ...)
+    QString engine;         // the engine that loaded it ("remote"); "" = the app's engine kind
+    QString endpoint;       // a remote model's server ("name (host:port)"); "" for a file
     MemoryFigures memory;
 };
 

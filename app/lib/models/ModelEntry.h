@@ -19,7 +19,9 @@ struct ModelEntry {
     qint64 availableBytes = 0; // memory available when scanned
     QString sha256;            // "" until hashed
     QString error;             // not a usable model: why
+    QString endpoint;          // a remote model (path is its URL): the server's label; "" for a file
 
     bool isValid() const { return error.isEmpty(); }
+    bool isRemote() const { return !endpoint.isEmpty(); }
     bool fits() const { return isValid() && requiredBytes > 0 && requiredBytes <= availableBytes; }
 };

@@ -6,8 +6,25 @@
 
 void ModelListModel::setEntries(const QList<ModelEntry>& entries)
 {
+    QList<ModelEntry> all = entries;
+    for (const ModelEntry& e : std::as_const(m_entries))
+        if (e.isRemote())
+            all.append(e);
     beginResetModel();
-    m_entries = entries;
+    m_entries = all;
+    endResetModel();
+    emit countChanged();
+}
+
+void ModelListModel::setRemoteEntries(const QList<ModelEntry>& entries)
+{
+    QList<ModelEntry> all;
+    for (const ModelEntry& e : std::as_const(m_entries))
+        if (!e.isRemote())
+            all.append(e);
+    all += entries;
+    beginResetModel();
+    m_entries = all;
     endResetModel();
     emit countChanged();
 }
@@ -76,7 +93,9 @@ QHash<int, QByteArray> ModelListModel::roleNames() const
             {FitsRole, "fits"},
             {FitTextRole, "fitText"},
             {ErrorRole, "error"},
-            {LoadedRole, "loaded"}};
+            {LoadedRole, "loaded"},
+            {RemoteRole, "remote"},
+            {EndpointRole, "endpoint"}};
 }
 
 QVariant ModelListModel::data(const QModelIndex& index, int role) const
@@ -86,7 +105,7 @@ QVariant ModelListModel::data(const QModelIndex& index, int role) const
     const ModelEntry& e = m_entries.at(index.row());
     switch (role) {
     case PathRole: return e.path;
-    case FileNameRole: return QFileInfo(e.path).fileName();
+    case FileNameRole: return e.isRemote() ? e.name : QFileInfo(e.path).fileName();
     case Qt::DisplayRole:
     case NameRole: return e.name;
     case ArchitectureRole: return e.architecture;
@@ -103,6 +122,8 @@ QVariant ModelListModel::data(const QModelIndex& index, int role) const
         return tr("needs %1 of %2 available").arg(Format::bytes(e.requiredBytes), Format::bytes(e.availableBytes));
     case ErrorRole: return e.error;
     case LoadedRole: return !m_loadedPath.isEmpty() && e.path == m_loadedPath;
+    case RemoteRole: return e.isRemote();
+    case EndpointRole: return e.endpoint;
     default: return {};
     }
 }

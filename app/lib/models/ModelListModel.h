@@ -30,12 +30,16 @@ public:
         FitTextRole,                 // QString: "needs 1.2 GB of 14 GB available" (translated)
         ErrorRole,                   // QString: why the file cannot be used, "" if it can
         LoadedRole,                  // bool: this is the loaded model
+        RemoteRole,                  // bool: served by a remote endpoint (path is a URL)
+        EndpointRole,                // QString: that endpoint, "" for a file
     };
     Q_ENUM(Roles)
 
     using QAbstractListModel::QAbstractListModel;
 
+    // The files; the remote models (setRemoteEntries) stay after them.
     void setEntries(const QList<ModelEntry>& entries);
+    void setRemoteEntries(const QList<ModelEntry>& entries);
     // Adds or replaces the entry with the same path; returns its row.
     int upsert(const ModelEntry& entry);
     void setLoadedPath(const QString& path);

@@ -32,6 +32,9 @@ QString ModelLoader::summary() const
 {
     if (m_facts.path.isEmpty())
         return {};
+    if (!m_facts.endpoint.isEmpty()) // a remote model: the server holds the rest
+        return m_facts.contextSize > 0 ? tr("remote on %1 · context %2").arg(m_facts.endpoint).arg(m_facts.contextSize)
+                                       : tr("remote on %1").arg(m_facts.endpoint);
     return tr("%1 · %2 parameters · %3 · context %4")
         .arg(m_facts.architecture, Format::count(m_facts.parameters), m_facts.quant)
         .arg(m_facts.contextSize);
