@@ -11,6 +11,24 @@
 
 namespace hearth::cpu::attention_lists {
 
+namespace {
+
+// Column i of a lanes × n block of accumulators (lane l at acc[l·n + i]),
+// 16 or 64 lanes, as the 16 values (v[0..15]; v holds 64) that the final
+// 16-lane reduction sums: 64 lanes fold as (t + 32+t) + (16+t + 48+t), the
+// order of scalar/attention.cpp's reduce64. For the SIMD levels' last
+// columns.
+inline void column16(const float* acc, int lanes, int64_t n, int64_t i, float* v)
+{
+    for (int l = 0; l < lanes; ++l)
+        v[l] = acc[static_cast<int64_t>(l) * n + i];
+    if (lanes == 64)
+        for (int t = 0; t < 16; ++t)
+            v[t] = (v[t] + v[32 + t]) + (v[16 + t] + v[48 + t]);
+}
+
+} // namespace
+
 // The weight pvF16 skips: -0.0, which a softmax weight never is.
 inline bool skipped(float w)
 {

@@ -134,16 +134,7 @@ void reduceLanes(const float* acc, int lanes, int64_t n, float* out)
         reduceColumns(acc, lanes, n, i, out);
     float v[64];
     for (; i < n; ++i) {
-        for (int l = 0; l < lanes; ++l)
-            v[l] = acc[static_cast<int64_t>(l) * n + i];
-        if (lanes == 64) {
-            for (int t = 0; t < 16; ++t) {
-                v[t] += v[32 + t];
-                v[16 + t] += v[48 + t];
-            }
-            for (int t = 0; t < 16; ++t)
-                v[t] += v[16 + t];
-        }
+        attention_lists::column16(acc, lanes, n, i, v);
         out[i] = reduce16(_mm512_loadu_ps(v));
     }
 }
