@@ -5,6 +5,8 @@
 // level's flags; Dot and Axpy are that level's dotF16x16 and axpyF16.
 #pragma once
 
+#include "cpu/kernels.h"
+
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -60,6 +62,14 @@ void pv(float* acc, size_t accStride, int lanes, const uint16_t* v, size_t vStri
                      v + static_cast<size_t>(c) * vStride, p, n);
         }
     }
+}
+
+// A level's attention table whose batched entries are the loops above over
+// its own single-row kernels.
+template <auto Dot16, auto Dot64, auto SoftmaxExp, auto AxpyF16, auto AxpyF32, auto ReduceLanes>
+AttentionKernels table()
+{
+    return {Dot16, Dot64, SoftmaxExp, AxpyF16, AxpyF32, ReduceLanes, scores<Dot16>, pv<AxpyF16>};
 }
 
 } // namespace hearth::cpu::attention_lists

@@ -6,7 +6,7 @@
 // reduced like _mm512_reduce_add_ps — llama.cpp's tinyBLAS, which does its
 // f32 / f16 matrix products; otherwise ggml_vec_dot_f16's layout (four
 // accumulators of 16 lanes, GGML_F32x16_REDUCE, the rest in double).
-#include "cpu/avx2/simd_avx2.h"
+#include "cpu/avx512/simd_avx512.h"
 #include "cpu/kernels.h"
 #include "cpu/tiles.h"
 
@@ -20,21 +20,11 @@ namespace hearth::cpu {
 namespace {
 
 using namespace avx2;
-
-// (hi + lo) then hsum8: _mm512_reduce_add_ps as GCC evaluates it.
-inline float reduce16(__m512 v)
-{
-    return hsum8(_mm256_add_ps(_mm512_extractf32x8_ps(v, 1), _mm512_castps512_ps256(v)));
-}
+using namespace avx512;
 
 inline __m512 loadF32(const float* p)
 {
     return _mm512_loadu_ps(p);
-}
-
-inline __m512 loadF16(const uint16_t* p)
-{
-    return _mm512_cvtph_ps(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)));
 }
 
 inline __m512 loadBf16(const uint16_t* p)
