@@ -5,11 +5,31 @@
 // level's flags; Dot and Axpy are that level's dotF16x16 and axpyF16.
 #pragma once
 
+#include "cpu/kernels.h"
+
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
 
 namespace hearth::cpu::attention_lists {
+
+namespace {
+
+// Column i of a lanes × n block of accumulators (lane l at acc[l·n + i]),
+// 16 or 64 lanes, as the 16 values (v[0..15]; v holds 64) that the final
+// 16-lane reduction sums: 64 lanes fold as (t + 32+t) + (16+t + 48+t), the
+// order of scalar/attention.cpp's reduce64. For the SIMD levels' last
+// columns.
+inline void column16(const float* acc, int lanes, int64_t n, int64_t i, float* v)
+{
+    for (int l = 0; l < lanes; ++l)
+        v[l] = acc[static_cast<int64_t>(l) * n + i];
+    if (lanes == 64)
+        for (int t = 0; t < 16; ++t)
+            v[t] = (v[t] + v[32 + t]) + (v[16 + t] + v[48 + t]);
+}
+
+} // namespace
 
 // The weight pvF16 skips: -0.0, which a softmax weight never is.
 inline bool skipped(float w)
@@ -42,6 +62,14 @@ void pv(float* acc, size_t accStride, int lanes, const uint16_t* v, size_t vStri
                      v + static_cast<size_t>(c) * vStride, p, n);
         }
     }
+}
+
+// A level's attention table whose batched entries are the loops above over
+// its own single-row kernels.
+template <auto Dot16, auto Dot64, auto SoftmaxExp, auto AxpyF16, auto AxpyF32, auto ReduceLanes>
+AttentionKernels table()
+{
+    return {Dot16, Dot64, SoftmaxExp, AxpyF16, AxpyF32, ReduceLanes, scores<Dot16>, pv<AxpyF16>};
 }
 
 } // namespace hearth::cpu::attention_lists

@@ -42,11 +42,17 @@ KernelTable buildTable(Isa isa)
     }
     if (isa == Isa::Neon) {
         registerNeonFloatKernels(t);
-        registerNeonLegacyKernels(t, f.dotprod);
-        registerNeonKQuantKernels(t, f.dotprod);
+        registerNeonLegacyKernels(t);
+        registerNeonKQuantKernels(t);
         registerNeonAttentionKernels(t);
-        registerNeonRepackedKernels(t, f.dotprod);
-        registerNeonRepackedKQuantKernels(t, f.dotprod);
+        registerNeonRepackedKernels(t);
+        registerNeonRepackedKQuantKernels(t);
+        if (f.dotprod) {
+            registerNeonDotprodLegacyKernels(t);
+            registerNeonDotprodKQuantKernels(t);
+            registerNeonDotprodRepackedKernels(t);
+            registerNeonDotprodRepackedKQuantKernels(t);
+        }
     }
     return t;
 }

@@ -188,11 +188,17 @@ void registerAvx512VnniKQuantKernels(KernelTable& table);
 void registerAvx512VnniRepackedKernels(KernelTable& table);
 void registerAvx512VnniRepackedGemvKernels(KernelTable& table);
 void registerNeonFloatKernels(KernelTable& table);
-void registerNeonLegacyKernels(KernelTable& table, bool dotprod);
-void registerNeonKQuantKernels(KernelTable& table, bool dotprod);
+void registerNeonLegacyKernels(KernelTable& table);
+void registerNeonKQuantKernels(KernelTable& table);
 void registerNeonAttentionKernels(KernelTable& table);
-void registerNeonRepackedKernels(KernelTable& table, bool dotprod);
-void registerNeonRepackedKQuantKernels(KernelTable& table, bool dotprod);
+void registerNeonRepackedKernels(KernelTable& table);
+void registerNeonRepackedKQuantKernels(KernelTable& table);
+// The same files compiled again with dotprod (neon/*_dotprod.cpp), after
+// the lines above.
+void registerNeonDotprodLegacyKernels(KernelTable& table);
+void registerNeonDotprodKQuantKernels(KernelTable& table);
+void registerNeonDotprodRepackedKernels(KernelTable& table);
+void registerNeonDotprodRepackedKQuantKernels(KernelTable& table);
 
 // Whether the CPU backend can multiply with weights of this type.
 bool canMultiply(GgmlType type);

@@ -11,10 +11,14 @@
 namespace hearth::cpu {
 namespace {
 
+// Tokens whose float accumulators live on the stack while a row group
+// passes over its blocks; the decoded blocks of the group serve them all.
+constexpr int kTokenGroup = 64;
+
 // `kernel(rows, live, a, nt, s)` computes a group of GroupRows weight rows
 // (rows[] past the end repeat the last row; only the first `live` results
 // are stored) against nt <= TokenGroup tokens, results at s[t·sStride + r].
-template <int GroupRows, int TokenGroup, class Kernel>
+template <int GroupRows, int TokenGroup = kTokenGroup, class Kernel>
 void walkRowGroups(int64_t rows, int64_t tokens, const void* wv, size_t wStride, const void* av, size_t aStride,
                    float* s, size_t sStride, Kernel&& kernel)
 {
@@ -31,6 +35,20 @@ void walkRowGroups(int64_t rows, int64_t tokens, const void* wv, size_t wStride,
                    s + sStride * static_cast<size_t>(t0) + static_cast<size_t>(r0));
         }
     }
+}
+
+// A group's results, one float lane per row written by store(float*, V),
+// for the rows that exist (`live`) → s[r].
+template <int GroupRows, class V, class Store>
+inline void storeLiveRows(float* s, V lanes, int live, Store store)
+{
+    if (live == GroupRows) {
+        store(s, lanes);
+        return;
+    }
+    alignas(64) float v[GroupRows];
+    store(v, lanes);
+    std::copy(v, v + live, s);
 }
 
 } // namespace

@@ -2,6 +2,28 @@
 
 namespace hearth::blocks {
 
+QueryKeyValue projectQkv(Graph& g, const ModelParams& hp, const LayerWeights& l, const Tensor& h)
+{
+    const auto project = [&](const Tensor& w, const Tensor& bias) {
+        Tensor t = g.matmul(w, h);
+        return bias.data ? g.add(t, bias) : t;
+    };
+    QueryKeyValue out{project(l.wq, l.bq).splitRows(hp.headDimK), project(l.wk, l.bk).splitRows(hp.headDimK),
+                      project(l.wv, l.bv)};
+    if (l.qNorm.data) {
+        out.q = g.rmsNorm(out.q, &l.qNorm, hp.rmsEps);
+        out.k = g.rmsNorm(out.k, &l.kNorm, hp.rmsEps);
+    }
+    return out;
+}
+
+Tensor feedForward(Graph& g, const LayerWeights& l, const Tensor& h, Gate gate)
+{
+    const Tensor gated = g.matmul(l.ffnGate, h);
+    const Tensor up = g.matmul(l.ffnUp, h);
+    return g.matmul(l.ffnDown, gate == Gate::Silu ? g.swiglu(gated, up) : g.geglu(gated, up));
+}
+
 Tensor attention(Graph& g, const ForwardInputs& in, const ModelParams& hp, int64_t layer, const Tensor& q,
                  const Tensor& k, const Tensor& v, float scale, float softCap)
 {

@@ -6,6 +6,25 @@
 
 namespace hearth::blocks {
 
+struct QueryKeyValue {
+    Tensor q; // [dk, heads, n]
+    Tensor k; // [dk, kv_heads, n]
+    Tensor v; // [kv_heads·dv, n]
+};
+
+// The projections of h [n_embd, n] to queries, keys and values, plus their
+// biases (qwen2) and then an RMS norm per head of q and k (qwen3, gemma3)
+// where the layer has them (LayerTensors). Not yet rotated.
+QueryKeyValue projectQkv(Graph& g, const ModelParams& hp, const LayerWeights& l, const Tensor& h);
+
+// The gated feed-forward block without its norms: down(act(gate·h) ⊙ up·h),
+// act SiLU (SwiGLU: Llama, Qwen) or GELU (GeGLU: Gemma).
+enum class Gate : uint8_t {
+    Silu,
+    Gelu
+};
+Tensor feedForward(Graph& g, const LayerWeights& l, const Tensor& h, Gate gate);
+
 // Writes the batch's K [dk, kv_heads, n] and V [kv_heads·dv, n] into the
 // layer's cache cells and attends over the cache: softmax(cap(q·kᵀ)·scale
 // + mask)·v for q [dk, heads, n]. Returns [heads·dv, n].

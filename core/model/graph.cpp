@@ -46,6 +46,11 @@ Tensor Graph::unaryLike(OpKind kind, const Tensor& x, float scalar)
     op.src[0] = x;
     op.dst = activation(x.ne[0], x.ne[1], x.ne[2]);
     op.scalar = scalar;
+    return record(op);
+}
+
+Tensor Graph::record(Op op)
+{
     op.layer = m_layer;
     m_list.ops.push_back(op);
     return op.dst;
@@ -59,9 +64,7 @@ Tensor Graph::binary(OpKind kind, const Tensor& a, const Tensor& b)
     op.src[0] = a;
     op.src[1] = b;
     op.dst = activation(a.ne[0], a.ne[1], a.ne[2]);
-    op.layer = m_layer;
-    m_list.ops.push_back(op);
-    return op.dst;
+    return record(op);
 }
 
 Tensor Graph::getRows(const Tensor& table, const int32_t* ids, int64_t n)
@@ -71,9 +74,7 @@ Tensor Graph::getRows(const Tensor& table, const int32_t* ids, int64_t n)
     op.src[0] = table;
     op.ids = ids;
     op.dst = activation(table.ne[0], n);
-    op.layer = m_layer;
-    m_list.ops.push_back(op);
-    return op.dst;
+    return record(op);
 }
 
 Tensor Graph::rmsNorm(const Tensor& x, const Tensor* weight, float eps)
@@ -87,9 +88,7 @@ Tensor Graph::rmsNorm(const Tensor& x, const Tensor* weight, float eps)
     }
     op.scalar = eps;
     op.dst = activation(x.ne[0], x.ne[1], x.ne[2]);
-    op.layer = m_layer;
-    m_list.ops.push_back(op);
-    return op.dst;
+    return record(op);
 }
 
 Tensor Graph::matmul(const Tensor& w, const Tensor& x)
@@ -107,8 +106,7 @@ void Graph::matmulInto(const Tensor& w, const Tensor& x, const Tensor& dst)
     op.src[0] = w;
     op.src[1] = x;
     op.dst = dst;
-    op.layer = m_layer;
-    m_list.ops.push_back(op);
+    record(op);
 }
 
 Tensor Graph::add(const Tensor& a, const Tensor& b)
@@ -138,8 +136,7 @@ void Graph::softCapInPlace(const Tensor& x, float cap)
     op.src[0] = x;
     op.dst = x;
     op.scalar = cap;
-    op.layer = m_layer;
-    m_list.ops.push_back(op);
+    record(op);
 }
 
 Tensor Graph::rope(const Tensor& x, const int32_t* positions, const RopeParams& params)
@@ -150,9 +147,7 @@ Tensor Graph::rope(const Tensor& x, const int32_t* positions, const RopeParams& 
     op.ids = positions;
     op.rope = params;
     op.dst = activation(x.ne[0], x.ne[1], x.ne[2]);
-    op.layer = m_layer;
-    m_list.ops.push_back(op);
-    return op.dst;
+    return record(op);
 }
 
 Tensor Graph::swiglu(const Tensor& gate, const Tensor& up)
@@ -173,8 +168,7 @@ void Graph::storeRows(const Tensor& cache, const Tensor& src, const int32_t* cel
     op.src[0] = src;
     op.dst = cache;
     op.ids = cells;
-    op.layer = m_layer;
-    m_list.ops.push_back(op);
+    record(op);
 }
 
 Tensor Graph::attention(const Tensor& q, const Tensor& kCache, const Tensor& vCache, const AttentionParams& params)
@@ -186,9 +180,7 @@ Tensor Graph::attention(const Tensor& q, const Tensor& kCache, const Tensor& vCa
     op.src[2] = vCache;
     op.attn = params;
     op.dst = activation(static_cast<int64_t>(params.headDimV) * params.nHead, q.ne[2]);
-    op.layer = m_layer;
-    m_list.ops.push_back(op);
-    return op.dst;
+    return record(op);
 }
 
 Tensor Graph::selectRows(const Tensor& x, const int32_t* rows, int64_t n)

@@ -75,6 +75,8 @@ public:
     size_t slotCount() const { return m_slots.size(); }
 
 private:
+    // Appends op, stamped with the current layer; returns its output.
+    Tensor record(Op op);
     Tensor unaryLike(OpKind kind, const Tensor& x, float scalar);
     Tensor binary(OpKind kind, const Tensor& a, const Tensor& b);
     void place(std::span<const Area> areas);

@@ -1,7 +1,9 @@
 // The Llama family (Llama 2/3, Mistral, SmolLM2, TinyLlama, ...): pre-norm
 // decoder blocks with RMSNorm, rotary embeddings on adjacent pairs, grouped
-// query attention and a SwiGLU feed-forward (Touvron et al. 2023).
+// query attention and a SwiGLU feed-forward (Touvron et al. 2023). The
+// block is Qwen 2's and Qwen 3's too (qwen2.cpp, qwen3.cpp: LlamaVariant).
 #include "model/blocks.h"
+#include "model/decoders.h"
 
 #include <cmath>
 
@@ -9,52 +11,37 @@ namespace hearth {
 
 namespace {
 
-class LlamaModel final : public Model {
+class LlamaDecoder final : public Model {
 public:
-    LlamaModel(std::shared_ptr<const gguf::File> file, Backend& backend)
-        : Model(file, readModelParams(*file, RopeMode::Normal), backend)
+    LlamaDecoder(std::shared_ptr<const gguf::File> file, Backend& backend, const LlamaVariant& variant)
+        : Model(file, readModelParams(*file, variant.rope), backend)
     {
         bindEmbeddings();
-        const ModelParams& hp = m_params;
-        m_weights.ropeFreqs = norm("rope_freqs.weight", hp.rope.nRot / 2, /*required=*/false);
-        for (int64_t i = 0; i < hp.nLayer; ++i) {
-            LayerWeights& l = m_weights.layers[static_cast<size_t>(i)];
-            const int64_t q = hp.heads(i) * hp.headDimK, k = hp.kvWidthK(i), v = hp.kvWidthV(i);
-            l.attnNorm = norm(layerName(i, "attn_norm.weight"), hp.nEmbd);
-            l.wq = require(layerName(i, "attn_q.weight"), {hp.nEmbd, q});
-            l.wk = require(layerName(i, "attn_k.weight"), {hp.nEmbd, k});
-            l.wv = require(layerName(i, "attn_v.weight"), {hp.nEmbd, v});
-            l.wo = require(layerName(i, "attn_output.weight"), {hp.heads(i) * hp.headDimV, hp.nEmbd});
-            l.ffnNorm = norm(layerName(i, "ffn_norm.weight"), hp.nEmbd);
-            l.ffnGate = require(layerName(i, "ffn_gate.weight"), {hp.nEmbd, hp.nFf});
-            l.ffnUp = require(layerName(i, "ffn_up.weight"), {hp.nEmbd, hp.nFf});
-            l.ffnDown = require(layerName(i, "ffn_down.weight"), {hp.nFf, hp.nEmbd});
-        }
+        if (variant.ropeFreqs)
+            m_weights.ropeFreqs = norm("rope_freqs.weight", m_params.rope.nRot / 2, /*required=*/false);
+        bindLayers(variant.tensors);
         checkSupported();
     }
 
     void forward(Graph& g, const ForwardInputs& in) const override
     {
         const ModelParams& hp = m_params;
-        const int64_t dk = hp.headDimK;
-        const float kqScale = 1.0f / std::sqrt(static_cast<float>(dk));
+        const float kqScale = 1.0f / std::sqrt(static_cast<float>(hp.headDimK));
         Tensor x = g.getRows(m_weights.tokenEmbd, in.tokens, in.nTokens); // token embeddings [n_embd, n]
         for (int64_t il = 0; il < hp.nLayer; ++il) {
             g.setLayer(static_cast<int>(il)); // placement: the ops of layer il
             const LayerWeights& l = m_weights.layers[static_cast<size_t>(il)];
-            Tensor h = g.rmsNorm(x, &l.attnNorm, hp.rmsEps); // pre-attention RMS norm
-            Tensor q = g.matmul(l.wq, h).splitRows(dk);      // queries [dk, heads, n]
-            Tensor k = g.matmul(l.wk, h).splitRows(dk);      // keys [dk, kv_heads, n]
-            Tensor v = g.matmul(l.wv, h);                    // values [kv_heads·dv, n]
-            const RopeParams rope = layerRope(il, in.nCtx);
-            q = g.rope(q, in.positions, rope); // rotate q and k by position
+            Tensor h = g.rmsNorm(x, &l.attnNorm, hp.rmsEps);  // pre-attention RMS norm
+            auto [q, k, v] = blocks::projectQkv(g, hp, l, h); // q, k, v (+ biases, QK norm: Qwen)
+            const RopeParams rope = layerRope(il, in.nCtx);   // rotate q and k by position
+            q = g.rope(q, in.positions, rope);
             k = g.rope(k, in.positions, rope);
             Tensor a = blocks::attention(g, in, hp, il, q, k, v, kqScale); // softmax(q·kᵀ/√dk)·v
-            a = blocks::attentionOutput(g, in, hp, il, l.wo, a, x);     // output projection (last layer: wanted rows)
-            x = g.add(a, x);                                            // + residual
-            h = g.rmsNorm(x, &l.ffnNorm, hp.rmsEps);                    // pre-FFN RMS norm
-            h = g.swiglu(g.matmul(l.ffnGate, h), g.matmul(l.ffnUp, h)); // silu(gate) ⊙ up
-            x = g.add(g.matmul(l.ffnDown, h), x);                       // down projection + residual
+            a = blocks::attentionOutput(g, in, hp, il, l.wo, a, x); // output projection (last layer: wanted rows)
+            x = g.add(a, x);                                        // + residual
+            h = g.rmsNorm(x, &l.ffnNorm, hp.rmsEps);                // pre-FFN RMS norm
+            h = blocks::feedForward(g, l, h, blocks::Gate::Silu);   // down(silu(gate) ⊙ up)
+            x = g.add(h, x);                                        // + residual
         }
         blocks::logits(g, in, hp, m_weights, x);
     }
@@ -69,9 +56,15 @@ public:
 
 } // namespace
 
+std::unique_ptr<Model> createLlamaDecoder(std::shared_ptr<const gguf::File> file, Backend& backend,
+                                          const LlamaVariant& variant)
+{
+    return std::make_unique<LlamaDecoder>(std::move(file), backend, variant);
+}
+
 std::unique_ptr<Model> createLlama(std::shared_ptr<const gguf::File> file, Backend& backend)
 {
-    return std::make_unique<LlamaModel>(std::move(file), backend);
+    return createLlamaDecoder(std::move(file), backend, {.rope = RopeMode::Normal, .tensors = {}, .ropeFreqs = true});
 }
 
 } // namespace hearth

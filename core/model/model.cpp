@@ -30,6 +30,18 @@ std::string shapeText(const std::array<int64_t, 4>& ne, int dims)
     return s + "]";
 }
 
+// A matrix-vector product with weight w, for asking a backend whether it
+// computes with w's type.
+Op matmulProbe(const Tensor& w)
+{
+    Op op;
+    op.kind = OpKind::MatMul;
+    op.src[0] = w;
+    op.src[1] = Tensor::dense(GgmlType::F32, w.ne[0]);
+    op.dst = Tensor::dense(GgmlType::F32, w.ne[1]);
+    return op;
+}
+
 } // namespace
 
 std::vector<std::string_view> Model::supportedArchitectures()
@@ -104,12 +116,7 @@ void Model::placeWeights(const Placement& placement, const UploadOptions& upload
         if (!m_placement.onDevice(layer))
             return;
         if (t.ne[1] > 1) {
-            Op op;
-            op.kind = OpKind::MatMul;
-            op.src[0] = t;
-            op.src[1] = Tensor::dense(GgmlType::F32, t.ne[0]);
-            op.dst = Tensor::dense(GgmlType::F32, t.ne[1]);
-            if (!device.supports(op))
+            if (!device.supports(matmulProbe(t)))
                 throw Error(m_file->path() + ": a weight of layer " + std::to_string(layer) + " has type " +
                             std::string(typeTraits(t.type).name) + ", which the " + device.device().name +
                             " backend cannot compute with");
@@ -186,17 +193,44 @@ void Model::bindEmbeddings()
         m_weights.output = m_weights.tokenEmbd; // tied embeddings
 }
 
+void Model::bindLayers(const LayerTensors& parts)
+{
+    const ModelParams& hp = m_params;
+    for (int64_t i = 0; i < hp.nLayer; ++i) {
+        LayerWeights& l = m_weights.layers[static_cast<size_t>(i)];
+        const int64_t e = hp.nEmbd, q = hp.heads(i) * hp.headDimK, k = hp.kvWidthK(i), v = hp.kvWidthV(i);
+        const auto name = [&](const char* what) { return layerName(i, what); };
+        l.attnNorm = norm(name("attn_norm.weight"), e);
+        l.wq = require(name("attn_q.weight"), {e, q});
+        l.wk = require(name("attn_k.weight"), {e, k});
+        l.wv = require(name("attn_v.weight"), {e, v});
+        if (parts.qkvBias) {
+            l.bq = norm(name("attn_q.bias"), q);
+            l.bk = norm(name("attn_k.bias"), k);
+            l.bv = norm(name("attn_v.bias"), v);
+        }
+        if (parts.qkNorm) {
+            l.qNorm = norm(name("attn_q_norm.weight"), hp.headDimK);
+            l.kNorm = norm(name("attn_k_norm.weight"), hp.headDimK);
+        }
+        l.wo = require(name("attn_output.weight"), {hp.heads(i) * hp.headDimV, e});
+        if (parts.postNorms)
+            l.attnPostNorm = norm(name("post_attention_norm.weight"), e);
+        l.ffnNorm = norm(name("ffn_norm.weight"), e);
+        l.ffnGate = require(name("ffn_gate.weight"), {e, hp.nFf});
+        l.ffnUp = require(name("ffn_up.weight"), {e, hp.nFf});
+        l.ffnDown = require(name("ffn_down.weight"), {hp.nFf, e});
+        if (parts.postNorms)
+            l.ffnPostNorm = norm(name("post_ffw_norm.weight"), e);
+    }
+}
+
 void Model::checkSupported() const
 {
     const auto check = [&](const Tensor& w, const std::string& what) {
         if (!w.data)
             return;
-        Op op;
-        op.kind = OpKind::MatMul;
-        op.src[0] = w;
-        op.src[1] = Tensor::dense(GgmlType::F32, w.ne[0]);
-        op.dst = Tensor::dense(GgmlType::F32, w.ne[1]);
-        if (!m_backend.supports(op))
+        if (!m_backend.supports(matmulProbe(w)))
             throw Error(m_file->path() + ": tensor '" + what + "' has type " + std::string(typeTraits(w.type).name) +
                         ", which the " + m_backend.device().name + " backend cannot compute with");
     };

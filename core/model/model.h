@@ -42,6 +42,15 @@ struct LayerWeights {
     Tensor ffnPostNorm;  // gemma: [n_embd]
 };
 
+// The standard decoder layer: attn_norm, attn_q / attn_k / attn_v,
+// attn_output, ffn_norm, ffn_gate / ffn_up / ffn_down, always; these parts
+// where a family has them (Model::bindLayers).
+struct LayerTensors {
+    bool qkvBias = false;   // attn_{q,k,v}.bias (qwen2)
+    bool qkNorm = false;    // attn_{q,k}_norm.weight [dk], RMS norm per head (qwen3, gemma3)
+    bool postNorms = false; // post_attention_norm, post_ffw_norm [n_embd] (gemma)
+};
+
 struct ModelWeights {
     Tensor tokenEmbd;           // [n_embd, n_vocab]
     Tensor outputNorm;          // [n_embd]
@@ -110,6 +119,9 @@ protected:
     static std::string layerName(int64_t layer, const char* what);
     // token_embd, output_norm and output (tied to token_embd when absent).
     void bindEmbeddings();
+    // Every layer's standard tensors and the parts `parts` names, with the
+    // shapes m_params gives them.
+    void bindLayers(const LayerTensors& parts);
     // Fails unless the backend can multiply with every matmul weight.
     void checkSupported() const;
 

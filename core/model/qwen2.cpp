@@ -1,70 +1,12 @@
-// Qwen2 / Qwen2.5: the Llama block with biases on the q, k, v projections
-// and rotary embeddings on halves of each head (NeoX layout).
-#include "model/blocks.h"
-
-#include <cmath>
+// Qwen2 / Qwen2.5: the Llama block (llama.cpp) with biases on the q, k, v
+// projections and rotary embeddings on halves of each head (NeoX layout).
+#include "model/decoders.h"
 
 namespace hearth {
 
-namespace {
-
-class Qwen2Model final : public Model {
-public:
-    Qwen2Model(std::shared_ptr<const gguf::File> file, Backend& backend)
-        : Model(file, readModelParams(*file, RopeMode::Neox), backend)
-    {
-        bindEmbeddings();
-        const ModelParams& hp = m_params;
-        for (int64_t i = 0; i < hp.nLayer; ++i) {
-            LayerWeights& l = m_weights.layers[static_cast<size_t>(i)];
-            const int64_t q = hp.heads(i) * hp.headDimK, k = hp.kvWidthK(i), v = hp.kvWidthV(i);
-            l.attnNorm = norm(layerName(i, "attn_norm.weight"), hp.nEmbd);
-            l.wq = require(layerName(i, "attn_q.weight"), {hp.nEmbd, q});
-            l.wk = require(layerName(i, "attn_k.weight"), {hp.nEmbd, k});
-            l.wv = require(layerName(i, "attn_v.weight"), {hp.nEmbd, v});
-            l.bq = norm(layerName(i, "attn_q.bias"), q);
-            l.bk = norm(layerName(i, "attn_k.bias"), k);
-            l.bv = norm(layerName(i, "attn_v.bias"), v);
-            l.wo = require(layerName(i, "attn_output.weight"), {hp.heads(i) * hp.headDimV, hp.nEmbd});
-            l.ffnNorm = norm(layerName(i, "ffn_norm.weight"), hp.nEmbd);
-            l.ffnGate = require(layerName(i, "ffn_gate.weight"), {hp.nEmbd, hp.nFf});
-            l.ffnUp = require(layerName(i, "ffn_up.weight"), {hp.nEmbd, hp.nFf});
-            l.ffnDown = require(layerName(i, "ffn_down.weight"), {hp.nFf, hp.nEmbd});
-        }
-        checkSupported();
-    }
-
-    void forward(Graph& g, const ForwardInputs& in) const override
-    {
-        const ModelParams& hp = m_params;
-        const int64_t dk = hp.headDimK;
-        const float kqScale = 1.0f / std::sqrt(static_cast<float>(dk));
-        Tensor x = g.getRows(m_weights.tokenEmbd, in.tokens, in.nTokens); // token embeddings [n_embd, n]
-        for (int64_t il = 0; il < hp.nLayer; ++il) {
-            g.setLayer(static_cast<int>(il)); // placement: the ops of layer il
-            const LayerWeights& l = m_weights.layers[static_cast<size_t>(il)];
-            Tensor h = g.rmsNorm(x, &l.attnNorm, hp.rmsEps);         // pre-attention RMS norm
-            Tensor q = g.add(g.matmul(l.wq, h), l.bq).splitRows(dk); // queries + bias [dk, heads, n]
-            Tensor k = g.add(g.matmul(l.wk, h), l.bk).splitRows(dk); // keys + bias [dk, kv_heads, n]
-            Tensor v = g.add(g.matmul(l.wv, h), l.bv);               // values + bias [kv_heads·dv, n]
-            q = g.rope(q, in.positions, hp.rope);                    // rotate q and k (NeoX halves)
-            k = g.rope(k, in.positions, hp.rope);
-            Tensor a = blocks::attention(g, in, hp, il, q, k, v, kqScale); // softmax(q·kᵀ/√dk)·v
-            a = blocks::attentionOutput(g, in, hp, il, l.wo, a, x);     // output projection (last layer: wanted rows)
-            x = g.add(a, x);                                            // + residual
-            h = g.rmsNorm(x, &l.ffnNorm, hp.rmsEps);                    // pre-FFN RMS norm
-            h = g.swiglu(g.matmul(l.ffnGate, h), g.matmul(l.ffnUp, h)); // silu(gate) ⊙ up
-            x = g.add(g.matmul(l.ffnDown, h), x);                       // down projection + residual
-        }
-        blocks::logits(g, in, hp, m_weights, x);
-    }
-};
-
-} // namespace
-
 std::unique_ptr<Model> createQwen2(std::shared_ptr<const gguf::File> file, Backend& backend)
 {
-    return std::make_unique<Qwen2Model>(std::move(file), backend);
+    return createLlamaDecoder(std::move(file), backend, {.rope = RopeMode::Neox, .tensors = {.qkvBias = true}});
 }
 
 } // namespace hearth

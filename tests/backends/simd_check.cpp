@@ -485,11 +485,17 @@ std::vector<Level> levels()
     const auto neon = [](bool dotprod) {
         KernelTable t = scalarTable();
         registerNeonFloatKernels(t);
-        registerNeonLegacyKernels(t, dotprod);
-        registerNeonKQuantKernels(t, dotprod);
+        registerNeonLegacyKernels(t);
+        registerNeonKQuantKernels(t);
         registerNeonAttentionKernels(t);
-        registerNeonRepackedKernels(t, dotprod);
-        registerNeonRepackedKQuantKernels(t, dotprod);
+        registerNeonRepackedKernels(t);
+        registerNeonRepackedKQuantKernels(t);
+        if (dotprod) {
+            registerNeonDotprodLegacyKernels(t);
+            registerNeonDotprodKQuantKernels(t);
+            registerNeonDotprodRepackedKernels(t);
+            registerNeonDotprodRepackedKQuantKernels(t);
+        }
         return t;
     };
     return {

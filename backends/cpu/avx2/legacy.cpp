@@ -14,6 +14,7 @@
 #include "quant/legacy.h"
 #include "cpu/avx2/simd_avx2.h"
 #include "cpu/kernels.h"
+#include "cpu/tiles.h"
 #include "quant/iq4.h"
 
 namespace hearth::cpu {
@@ -143,52 +144,20 @@ void tile(int64_t nb, float* s, size_t sStride, const uint8_t* w, size_t wStride
             }
         }
     }
-    for (int r = 0; r < R; ++r) {
-        for (int c = 0; c < C; ++c) {
-            float v = hsum8(acc[r][c]);
-            if constexpr (T::kMin)
-                v += _mm_cvtss_f32(_mm_movehdup_ps(ext[r][c]));
-            s[sStride * static_cast<size_t>(c) + static_cast<size_t>(r)] = v;
-        }
-    }
+    storeTile<R, C>(s, sStride, [&](int r, int c) {
+        float v = hsum8(acc[r][c]);
+        if constexpr (T::kMin)
+            v += _mm_cvtss_f32(_mm_movehdup_ps(ext[r][c]));
+        return v;
+    });
 }
 
+// Tiles of 2 rows × 4 tokens (8 accumulators, 16 ymm registers in all).
 template <class T>
-void vecDot(int64_t n, float* s, const void* w, const void* a)
-{
-    tile<T, 1, 1>(n / 32, s, 0, static_cast<const uint8_t*>(w), 0, static_cast<const uint8_t*>(a), 0);
-}
-
-// Tiles of 2 rows × 4 tokens (8 accumulators, 16 ymm registers in all),
-// then the edges.
-template <class T>
-void gemm(int64_t n, float* s, size_t sStride, const void* wv, size_t wStride, const void* av, size_t aStride,
-          int64_t rows, int64_t tokens)
-{
-    constexpr int R = 2, C = 4;
-    const int64_t nb = n / 32;
-    const auto* w = static_cast<const uint8_t*>(wv);
-    const auto* a = static_cast<const uint8_t*>(av);
-    const auto run = [&](int64_t r, int64_t t, auto fn) {
-        fn(nb, s + sStride * static_cast<size_t>(t) + static_cast<size_t>(r), sStride, w + wStride * r, wStride,
-           a + aStride * t, aStride);
-    };
-    int64_t r = 0;
-    for (; r + R <= rows; r += R) {
-        int64_t t = 0;
-        for (; t + C <= tokens; t += C)
-            run(r, t, tile<T, R, C>);
-        for (; t < tokens; ++t)
-            run(r, t, tile<T, R, 1>);
-    }
-    for (; r < rows; ++r) {
-        int64_t t = 0;
-        for (; t + C <= tokens; t += C)
-            run(r, t, tile<T, 1, C>);
-        for (; t < tokens; ++t)
-            run(r, t, tile<T, 1, 1>);
-    }
-}
+struct Tiles : TileShape<32, 2, 4> {
+    template <int R, int C>
+    static constexpr auto tile = &cpu::tile<T, R, C>;
+};
 
 // Activation quantizers as ggml's AVX2 quantize_row_q8_0 / _q8_1: scale
 // max|x| / 127, multiply by 127 / max|x|, round half to even.
@@ -238,16 +207,11 @@ void quantizeQ8_1(const float* x, void* y, int64_t n)
 template <class T>
 void set(KernelTable& t, GgmlType type)
 {
-    TypeKernels& k = t.types[static_cast<uint32_t>(type)];
     // IQ4_NL's lane order here is tinyBLAS's (two tokens or more); its
     // vec_dot pairs blocks (scalar/legacy.cpp).
-    if (type == GgmlType::IQ4_NL) {
-        k.vecDotSgemm = vecDot<T>;
-        k.gemmSgemm = gemm<T>;
-        return;
-    }
-    k.vecDot = vecDot<T>;
-    k.gemm = gemm<T>;
+    const bool sgemm = type == GgmlType::IQ4_NL;
+    setTiles<Tiles<T>>(t.types[static_cast<uint32_t>(type)], sgemm ? &TypeKernels::vecDotSgemm : &TypeKernels::vecDot,
+                       sgemm ? &TypeKernels::gemmSgemm : &TypeKernels::gemm);
 }
 
 } // namespace

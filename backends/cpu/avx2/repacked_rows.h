@@ -17,16 +17,10 @@
 #include "cpu/avx2/simd_avx2.h"
 #include "cpu/row_groups.h"
 
-#include <algorithm>
-#include <utility>
-
 namespace hearth::cpu::avx2 {
 namespace {
 
 constexpr int kGroupRows = 8;
-// Tokens whose float accumulators live on the stack while a row group
-// passes over its blocks; the decoded blocks of the group serve them all.
-constexpr int kTokenGroup = 64;
 
 // z[g] (g = 0..3): 4 int32 partials of row g (low half) and row 4 + g
 // (high half) → out[j] lane r = partial j of row r (j = 0..3).
@@ -83,23 +77,7 @@ inline void prefetchGroup(const uint8_t* const* rows, int64_t b, size_t ahead)
 // lanes[r] for the rows of the group that exist (`live`) → s[r].
 inline void storeRows(float* s, __m256 lanes, int live)
 {
-    if (live == kGroupRows) {
-        _mm256_storeu_ps(s, lanes);
-        return;
-    }
-    alignas(32) float v[kGroupRows];
-    _mm256_store_ps(v, lanes);
-    std::copy(v, v + live, s);
-}
-
-// The tile driver of the repacked orders (row_groups.h) with this ISA's
-// groups of 8 rows.
-template <class Kernel>
-void forRowGroups(int64_t rows, int64_t tokens, const void* w, size_t wStride, const void* a, size_t aStride, float* s,
-                  size_t sStride, Kernel&& kernel)
-{
-    walkRowGroups<kGroupRows, kTokenGroup>(rows, tokens, w, wStride, a, aStride, s, sStride,
-                                           std::forward<Kernel>(kernel));
+    storeLiveRows<kGroupRows>(s, lanes, live, [](float* p, __m256 v) { _mm256_storeu_ps(p, v); });
 }
 
 } // namespace

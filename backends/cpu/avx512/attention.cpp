@@ -2,7 +2,7 @@
 // scalar/attention.cpp in zmm registers, bit for bit. The exponential is
 // ggml's AVX-512 ggml_v_expf itself (scalef does ldexp's single rounding).
 #include "cpu/attention_lists.h"
-#include "cpu/avx2/simd_avx2.h"
+#include "cpu/avx512/simd_avx512.h"
 #include "cpu/kernels.h"
 
 #include <algorithm>
@@ -15,16 +15,7 @@ namespace hearth::cpu {
 namespace {
 
 using namespace avx2;
-
-inline float reduce16(__m512 v)
-{
-    return hsum8(_mm256_add_ps(_mm512_extractf32x8_ps(v, 1), _mm512_castps512_ps256(v)));
-}
-
-inline __m512 loadF16(const uint16_t* p)
-{
-    return _mm512_cvtph_ps(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)));
-}
+using namespace avx512;
 
 float dotF16x16(const uint16_t* k, const uint16_t* q, int64_t n)
 {
@@ -134,16 +125,7 @@ void reduceLanes(const float* acc, int lanes, int64_t n, float* out)
         reduceColumns(acc, lanes, n, i, out);
     float v[64];
     for (; i < n; ++i) {
-        for (int l = 0; l < lanes; ++l)
-            v[l] = acc[static_cast<int64_t>(l) * n + i];
-        if (lanes == 64) {
-            for (int t = 0; t < 16; ++t) {
-                v[t] += v[32 + t];
-                v[16 + t] += v[48 + t];
-            }
-            for (int t = 0; t < 16; ++t)
-                v[t] += v[16 + t];
-        }
+        attention_lists::column16(acc, lanes, n, i, v);
         out[i] = reduce16(_mm512_loadu_ps(v));
     }
 }

@@ -6,8 +6,9 @@
 // reduced like _mm512_reduce_add_ps — llama.cpp's tinyBLAS, which does its
 // f32 / f16 matrix products; otherwise ggml_vec_dot_f16's layout (four
 // accumulators of 16 lanes, GGML_F32x16_REDUCE, the rest in double).
-#include "cpu/avx2/simd_avx2.h"
+#include "cpu/avx512/simd_avx512.h"
 #include "cpu/kernels.h"
+#include "cpu/tiles.h"
 
 #include <type_traits>
 #include <vector>
@@ -19,21 +20,11 @@ namespace hearth::cpu {
 namespace {
 
 using namespace avx2;
-
-// (hi + lo) then hsum8: _mm512_reduce_add_ps as GCC evaluates it.
-inline float reduce16(__m512 v)
-{
-    return hsum8(_mm256_add_ps(_mm512_extractf32x8_ps(v, 1), _mm512_castps512_ps256(v)));
-}
+using namespace avx512;
 
 inline __m512 loadF32(const float* p)
 {
     return _mm512_loadu_ps(p);
-}
-
-inline __m512 loadF16(const uint16_t* p)
-{
-    return _mm512_cvtph_ps(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)));
 }
 
 inline __m512 loadBf16(const uint16_t* p)
@@ -102,45 +93,33 @@ void tile16(int64_t n, float* s, size_t sStride, const uint8_t* w, size_t wStrid
                 acc[r][c] = _mm512_fmadd_ps(x[r], y, acc[r][c]);
         }
     }
-    for (int r = 0; r < R; ++r)
-        for (int c = 0; c < C; ++c)
-            s[sStride * static_cast<size_t>(c) + static_cast<size_t>(r)] = reduce16(acc[r][c]);
+    storeTile<R, C>(s, sStride, [&](int r, int c) { return reduce16(acc[r][c]); });
 }
 
-template <typename T, __m512 (*Load)(const T*), float (*Scalar)(T)>
-void vecDot(int64_t n, float* s, const void* w, const void* a)
-{
-    if (n % 16 == 0)
-        tile16<T, Load, 1, 1>(n, s, 0, static_cast<const uint8_t*>(w), 0, static_cast<const uint8_t*>(a), 0);
-    else
-        *s = dot4x16<T, Load, Scalar>(n, static_cast<const T*>(w), static_cast<const T*>(a));
-}
+// Tiles of 4 rows × 4 tokens when n is a multiple of 16, else vec_dot's
+// order.
+// Load: T* → a vector of floats; Scalar: T → float.
+template <typename T, auto Load, auto Scalar>
+struct Tiles : TileShape<1, 4, 4, 4, 16> {
+    template <int R, int C>
+    static constexpr auto tile = &tile16<T, Load, R, C>;
+    static float untiled(int64_t n, const void* w, const void* a)
+    {
+        return dot4x16<T, Load, Scalar>(n, static_cast<const T*>(w), static_cast<const T*>(a));
+    }
+};
 
-// Tiles of 4 rows × 4 tokens, then the edges; vec_dot's order when n is not
-// a multiple of 16.
+// Batches of F16 / BF16 (n a multiple of 16, 6 tokens or more) widen the
+// activations to f32 once (exact) so that tiles of 4 rows × 6 tokens
+// convert only the weights; the rest goes through Tiles.
 template <typename T, __m512 (*Load)(const T*), float (*Scalar)(T)>
-void gemm(int64_t n, float* s, size_t sStride, const void* wv, size_t wStride, const void* av, size_t aStride,
+void gemm(int64_t n, float* s, size_t sStride, const void* w, size_t wStride, const void* a, size_t aStride,
           int64_t rows, int64_t tokens)
 {
-    constexpr int R = 4, C = 4;
-    const auto* w = static_cast<const uint8_t*>(wv);
-    const auto* a = static_cast<const uint8_t*>(av);
-    const auto at = [&](int64_t r, int64_t t) { return s + sStride * static_cast<size_t>(t) + static_cast<size_t>(r); };
-    if (n % 16 != 0) {
-        for (int64_t t = 0; t < tokens; ++t)
-            for (int64_t r = 0; r < rows; ++r)
-                vecDot<T, Load, Scalar>(n, at(r, t), w + wStride * r, a + aStride * t);
-        return;
-    }
-    const auto run = [&](int64_t r, int64_t t, auto fn) {
-        fn(n, at(r, t), sStride, w + wStride * r, wStride, a + aStride * t, aStride);
-    };
-    int64_t r = 0;
+    const TileGrid g{s,    sStride, static_cast<const uint8_t*>(w), wStride, static_cast<const uint8_t*>(a), aStride,
+                     rows, tokens};
     if constexpr (!std::is_same_v<T, float>) {
-        // Batches: widen the activations to f32 once (exact) so that the 4 × 6
-        // tiles convert only the weights.
-        constexpr int CB = 6;
-        if (tokens >= CB) {
+        if (n % 16 == 0 && tokens >= 6) {
             // A vector of a type of this file's own: no std::vector<float>
             // code compiled with AVX-512 can leak to other files.
             thread_local std::vector<Wide16> wide;
@@ -148,35 +127,17 @@ void gemm(int64_t n, float* s, size_t sStride, const void* wv, size_t wStride, c
             for (int64_t t = 0; t < tokens; ++t)
                 for (int64_t i = 0; i < n; i += 16)
                     _mm512_storeu_ps(wide[static_cast<size_t>((t * n + i) / 16)].v,
-                                     Load(reinterpret_cast<const T*>(a + aStride * t) + i));
-            const auto* wa = reinterpret_cast<const uint8_t*>(wide.data());
+                                     Load(reinterpret_cast<const T*>(g.a + aStride * static_cast<size_t>(t)) + i));
             const size_t waStride = static_cast<size_t>(n) * sizeof(float);
-            const auto runWide = [&](int64_t r0, int64_t t, auto fn) {
-                fn(n, at(r0, t), sStride, w + wStride * r0, wStride, wa + waStride * t, waStride);
-            };
-            for (; r + R <= rows; r += R) {
-                int64_t t = 0;
-                for (; t + CB <= tokens; t += CB)
-                    runWide(r, t, tile16<T, Load, R, CB, float, loadF32>);
-                for (; t < tokens; ++t)
-                    runWide(r, t, tile16<T, Load, R, 1, float, loadF32>);
-            }
+            const TileGrid wg{s,        sStride, g.w,   wStride, reinterpret_cast<const uint8_t*>(wide.data()),
+                              waStride, rows,    tokens};
+            walkTiles<4, 6>(wg, [&]<int R, int C>(float* out, const uint8_t* wr, const uint8_t* at) {
+                tile16<T, Load, R, C, float, loadF32>(n, out, sStride, wr, wStride, at, waStride);
+            });
+            return;
         }
     }
-    for (; r + R <= rows; r += R) {
-        int64_t t = 0;
-        for (; t + C <= tokens; t += C)
-            run(r, t, tile16<T, Load, R, C>);
-        for (; t < tokens; ++t)
-            run(r, t, tile16<T, Load, R, 1>);
-    }
-    for (; r < rows; ++r) {
-        int64_t t = 0;
-        for (; t + C <= tokens; t += C)
-            run(r, t, tile16<T, Load, 1, C>);
-        for (; t < tokens; ++t)
-            run(r, t, tile16<T, Load, 1, 1>);
-    }
+    gemmTiles<Tiles<T, Load, Scalar>>(n, g);
 }
 
 void f16ToFloat(const void* xv, float* y, int64_t n)
@@ -205,15 +166,15 @@ void floatToF16(const float* x, void* yv, int64_t n)
 void registerAvx512FloatKernels(KernelTable& t)
 {
     TypeKernels& f32 = t.types[static_cast<uint32_t>(GgmlType::F32)];
-    f32.vecDot = vecDot<float, loadF32, scalarF32>;
+    f32.vecDot = tiledDot<Tiles<float, loadF32, scalarF32>>;
     f32.gemm = gemm<float, loadF32, scalarF32>;
     TypeKernels& f16 = t.types[static_cast<uint32_t>(GgmlType::F16)];
-    f16.vecDot = vecDot<uint16_t, loadF16, halfToFloat>;
+    f16.vecDot = tiledDot<Tiles<uint16_t, loadF16, halfToFloat>>;
     f16.gemm = gemm<uint16_t, loadF16, halfToFloat>;
     f16.toFloat = f16ToFloat;
     f16.fromFloat = floatToF16;
     TypeKernels& bf16 = t.types[static_cast<uint32_t>(GgmlType::BF16)];
-    bf16.vecDot = vecDot<uint16_t, loadBf16, bf16Scalar>;
+    bf16.vecDot = tiledDot<Tiles<uint16_t, loadBf16, bf16Scalar>>;
     bf16.gemm = gemm<uint16_t, loadBf16, bf16Scalar>;
 }
 

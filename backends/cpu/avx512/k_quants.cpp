@@ -14,6 +14,7 @@
 #include "cpu/avx2/k_quants_orders.h"
 #include "cpu/avx2/simd_avx2.h"
 #include "cpu/kernels.h"
+#include "cpu/tiles.h"
 #include "quant/iq4.h"
 
 namespace hearth::cpu {
@@ -299,52 +300,18 @@ void tile(int64_t nb, float* s, size_t sStride, const uint8_t* w, size_t wStride
                 lanes[r][c] = fold(isum[r][c]);
         O::template addAll<T, R, C>(acc, xs, prep, ys, lanes);
     }
-    for (int r = 0; r < R; ++r)
-        for (int c = 0; c < C; ++c)
-            s[sStride * static_cast<size_t>(c) + static_cast<size_t>(r)] = O::template result<T>(acc[r][c]);
+    storeTile<R, C>(s, sStride, [&](int r, int c) { return O::template result<T>(acc[r][c]); });
 }
 
-template <class T, class O>
-void dot(int64_t n, float* s, const void* w, const void* a)
-{
-    tile<T, O, 1, 1>(n / QK_K, s, 0, static_cast<const uint8_t*>(w), 0, static_cast<const uint8_t*>(a), 0);
-}
-
-// Tiles of R rows × C tokens: 4 × 4 for batches; one token takes its rows
-// one at a time, which streams them from memory fastest (Q6_K rows of the
+// Tiles of 4 rows × 4 tokens for batches; one token takes its rows one at
+// a time, which streams them from memory fastest (Q6_K rows of the
 // 1B-shaped model: 52 GB/s against 44 with tiles of two rows, the same in
 // cache).
 template <class T, class O>
-void gemm(int64_t n, float* s, size_t sStride, const void* wv, size_t wStride, const void* av, size_t aStride,
-          int64_t rows, int64_t tokens)
-{
-    constexpr int R = 4, C = 4;
-    const int64_t nb = n / QK_K;
-    const auto* w = static_cast<const uint8_t*>(wv);
-    const auto* a = static_cast<const uint8_t*>(av);
-    const auto run = [&](int64_t r, int64_t t, auto fn) {
-        fn(nb, s + sStride * static_cast<size_t>(t) + static_cast<size_t>(r), sStride, w + wStride * r, wStride,
-           a + aStride * t, aStride);
-    };
-    int64_t r = 0;
-    if (tokens == 1)
-        for (; r < rows; ++r)
-            run(r, 0, tile<T, O, 1, 1>);
-    for (; r + R <= rows; r += R) {
-        int64_t t = 0;
-        for (; t + C <= tokens; t += C)
-            run(r, t, tile<T, O, R, C>);
-        for (; t < tokens; ++t)
-            run(r, t, tile<T, O, R, 1>);
-    }
-    for (; r < rows; ++r) {
-        int64_t t = 0;
-        for (; t + C <= tokens; t += C)
-            run(r, t, tile<T, O, 1, C>);
-        for (; t < tokens; ++t)
-            run(r, t, tile<T, O, 1, 1>);
-    }
-}
+struct Tiles : TileShape<QK_K, 4, 4, 1> {
+    template <int R, int C>
+    static constexpr auto tile = &cpu::tile<T, O, R, C>;
+};
 
 // Activations to Q8_K exactly as the reference (quantizeRowQ8_K): the
 // value of largest magnitude (its first occurrence) maps to -127, quants
@@ -391,10 +358,8 @@ template <class T>
 void set(KernelTable& t, GgmlType type)
 {
     TypeKernels& k = t.types[static_cast<uint32_t>(type)];
-    k.vecDot = dot<T, VecOrder>;
-    k.gemm = gemm<T, VecOrder>;
-    k.vecDotTiled = dot<T, TiledOrder>;
-    k.gemmTiled = gemm<T, TiledOrder>;
+    setTiles<Tiles<T, VecOrder>>(k, &TypeKernels::vecDot, &TypeKernels::gemm);
+    setTiles<Tiles<T, TiledOrder>>(k, &TypeKernels::vecDotTiled, &TypeKernels::gemmTiled);
 }
 
 } // namespace

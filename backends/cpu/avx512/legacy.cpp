@@ -13,6 +13,7 @@
 #include "quant/legacy.h"
 #include "cpu/avx2/simd_avx2.h"
 #include "cpu/kernels.h"
+#include "cpu/tiles.h"
 #include "quant/iq4.h"
 
 #ifndef HEARTH_AVX512_VNNI
@@ -309,48 +310,35 @@ void stream(int64_t nb, float* s, const uint8_t* w, size_t wStride, const uint8_
         storePair<T>(acc[p], ext[p], s + 2 * p, 2);
 }
 
+// Tiles of 4 rows × 4 tokens (8 accumulators): a tile of R rows is R / 2
+// row pairs, a lone last row half a pair.
 template <class T>
-void vecDot(int64_t n, float* s, const void* w, const void* a)
-{
-    tile<T, 1, 1>(n / 32, s, 0, static_cast<const uint8_t*>(w), 0, static_cast<const uint8_t*>(a), 0, 1);
-}
+struct Pairs : TileShape<32, 4, 4> {
+    template <int R, int C>
+    static void tile(int64_t nb, float* s, size_t sStride, const uint8_t* w, size_t wStride, const uint8_t* a,
+                     size_t aStride)
+    {
+        cpu::tile<T, (R + 1) / 2, C>(nb, s, sStride, w, wStride, a, aStride, R == 1 ? 1 : 2);
+    }
+};
 
 // Weights per call from which one token's rows are streamed (stream<T, 4>);
 // smaller calls are short enough that tile<T, 2, 1>, slightly faster on
 // data already in cache, loses nothing waiting for memory.
 constexpr size_t kStreamBytes = size_t{1} << 20;
 
-// Tiles of 4 rows × 4 tokens (8 accumulators), then the edges.
 template <class T>
-void gemm(int64_t n, float* s, size_t sStride, const void* wv, size_t wStride, const void* av, size_t aStride,
+void gemm(int64_t n, float* s, size_t sStride, const void* w, size_t wStride, const void* a, size_t aStride,
           int64_t rows, int64_t tokens)
 {
-    constexpr int P = 2, C = 4;
-    const int64_t nb = n / 32;
-    const auto* w = static_cast<const uint8_t*>(wv);
-    const auto* a = static_cast<const uint8_t*>(av);
-    const auto run = [&](int64_t r, int64_t t, int pairRows, auto fn) {
-        fn(nb, s + sStride * static_cast<size_t>(t) + static_cast<size_t>(r), sStride, w + wStride * r, wStride,
-           a + aStride * t, aStride, pairRows);
-    };
-    const auto columns = [&](int64_t r, int pairRows, auto wide, auto narrow) {
-        int64_t t = 0;
-        for (; t + C <= tokens; t += C)
-            run(r, t, pairRows, wide);
-        for (; t < tokens; ++t)
-            run(r, t, pairRows, narrow);
-    };
+    const TileGrid g{s,    sStride, static_cast<const uint8_t*>(w), wStride, static_cast<const uint8_t*>(a), aStride,
+                     rows, tokens};
     int64_t r = 0;
     // One token over more weights than fit in cache: streamed row pairs.
     if (tokens == 1 && static_cast<size_t>(rows) * wStride >= kStreamBytes)
         for (; r + 8 <= rows; r += 8)
-            stream<T, 4>(nb, s + r, w + wStride * r, wStride, a);
-    for (; r + 2 * P <= rows; r += 2 * P)
-        columns(r, 2, tile<T, P, C>, tile<T, P, 1>);
-    for (; r + 2 <= rows; r += 2)
-        columns(r, 2, tile<T, 1, C>, tile<T, 1, 1>);
-    if (r < rows)
-        columns(r, 1, tile<T, 1, C>, tile<T, 1, 1>);
+            stream<T, 4>(n / 32, s + r, g.w + wStride * static_cast<size_t>(r), wStride, g.a);
+    gemmTiles<Pairs<T>>(n, g, r);
 }
 
 template <class T>
@@ -360,11 +348,11 @@ void set(KernelTable& t, GgmlType type)
     // IQ4_NL's lane order here is tinyBLAS's (two tokens or more); its
     // vec_dot pairs blocks (scalar/legacy.cpp).
     if (type == GgmlType::IQ4_NL) {
-        k.vecDotSgemm = vecDot<T>;
+        k.vecDotSgemm = tiledDot<Pairs<T>>;
         k.gemmSgemm = gemm<T>;
         return;
     }
-    k.vecDot = vecDot<T>;
+    k.vecDot = tiledDot<Pairs<T>>;
     k.gemm = gemm<T>;
 }
 

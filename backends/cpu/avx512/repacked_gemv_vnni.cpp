@@ -136,10 +136,10 @@ void gemv(int64_t n, float* s, size_t sStride, const void* w, size_t wStride, co
           int64_t rows, int64_t tokens)
 {
     const size_t ahead = prefetchDistance(wStride, kGroupRows);
-    forRowGroups(rows, tokens, w, wStride, a, aStride, s, sStride,
-                 [&](const uint8_t* const* rp, int live, const uint8_t* at, int nt, float* out) {
-                     group(n / QK_K, rp, live, ahead, at, aStride, nt, out, sStride);
-                 });
+    walkRowGroups<kGroupRows>(rows, tokens, w, wStride, a, aStride, s, sStride,
+                              [&](const uint8_t* const* rp, int live, const uint8_t* at, int nt, float* out) {
+                                  group(n / QK_K, rp, live, ahead, at, aStride, nt, out, sStride);
+                              });
 }
 
 void dot(int64_t n, float* s, const void* w, const void* a)

@@ -152,11 +152,7 @@ void reduceLanes(const float* acc, int lanes, int64_t n, float* out)
         reduceColumns(acc, lanes, n, i, out);
     for (; i < n; ++i) {
         float v[64];
-        for (int l = 0; l < lanes; ++l)
-            v[l] = acc[static_cast<int64_t>(l) * n + i];
-        if (lanes == 64)
-            for (int t = 0; t < 16; ++t)
-                v[t] = (v[t] + v[32 + t]) + (v[16 + t] + v[48 + t]);
+        attention_lists::column16(acc, lanes, n, i, v);
         V16 r{{vld1q_f32(v), vld1q_f32(v + 4), vld1q_f32(v + 8), vld1q_f32(v + 12)}};
         out[i] = reduce16(r);
     }
@@ -179,14 +175,7 @@ void swiglu(const float* x, const float* y, float* out, int64_t n)
 
 void registerNeonAttentionKernels(KernelTable& t)
 {
-    t.attention = {dotF16x16,
-                   dotF16x64,
-                   softmaxExp,
-                   axpyF16,
-                   axpyF32,
-                   reduceLanes,
-                   attention_lists::scores<dotF16x16>,
-                   attention_lists::pv<axpyF16>};
+    t.attention = attention_lists::table<dotF16x16, dotF16x64, softmaxExp, axpyF16, axpyF32, reduceLanes>();
     t.activation.swiglu = swiglu;
 }
 

@@ -3,6 +3,7 @@
 // in four quads: one per output when n is a multiple of 16, as llama.cpp's
 // tinyBLAS, else ggml_vec_dot_f16's four), and the f16 / bf16 conversions.
 #include "cpu/kernels.h"
+#include "cpu/tiles.h"
 
 #include "cpu/neon/simd_neon.h"
 
@@ -103,50 +104,21 @@ void tile16(int64_t n, float* s, size_t sStride, const uint8_t* w, size_t wStrid
             }
         }
     }
-    for (int r = 0; r < R; ++r)
-        for (int c = 0; c < C; ++c)
-            s[sStride * static_cast<size_t>(c) + static_cast<size_t>(r)] = reduce16(acc[r][c]);
+    storeTile<R, C>(s, sStride, [&](int r, int c) { return reduce16(acc[r][c]); });
 }
 
-template <typename T, float32x4_t (*Load)(const T*), float (*Scalar)(T)>
-void vecDot(int64_t n, float* s, const void* w, const void* a)
-{
-    if (n % 16 == 0)
-        tile16<T, Load, 1, 1>(n, s, 0, static_cast<const uint8_t*>(w), 0, static_cast<const uint8_t*>(a), 0);
-    else
-        *s = dot4x16<T, Load, Scalar>(n, static_cast<const T*>(w), static_cast<const T*>(a));
-}
-
-// Tiles of 2 rows × 2 tokens (16 quads of accumulators), then the edges.
-template <typename T, float32x4_t (*Load)(const T*), float (*Scalar)(T)>
-void gemm(int64_t n, float* s, size_t sStride, const void* wv, size_t wStride, const void* av, size_t aStride,
-          int64_t rows, int64_t tokens)
-{
-    constexpr int R = 2, C = 2;
-    const auto* w = static_cast<const uint8_t*>(wv);
-    const auto* a = static_cast<const uint8_t*>(av);
-    const auto at = [&](int64_t r, int64_t t) { return s + sStride * static_cast<size_t>(t) + static_cast<size_t>(r); };
-    if (n % 16 != 0) {
-        for (int64_t t = 0; t < tokens; ++t)
-            for (int64_t r = 0; r < rows; ++r)
-                vecDot<T, Load, Scalar>(n, at(r, t), w + wStride * r, a + aStride * t);
-        return;
+// Tiles of 2 rows × 2 tokens (16 quads of accumulators) when n is a
+// multiple of 16, else vec_dot's order.
+// Load: T* → a vector of floats; Scalar: T → float.
+template <typename T, auto Load, auto Scalar>
+struct Tiles : TileShape<1, 2, 2, 2, 16> {
+    template <int R, int C>
+    static constexpr auto tile = &tile16<T, Load, R, C>;
+    static float untiled(int64_t n, const void* w, const void* a)
+    {
+        return dot4x16<T, Load, Scalar>(n, static_cast<const T*>(w), static_cast<const T*>(a));
     }
-    const auto run = [&](int64_t r, int64_t t, auto fn) {
-        fn(n, at(r, t), sStride, w + wStride * r, wStride, a + aStride * t, aStride);
-    };
-    int64_t r = 0;
-    for (; r + R <= rows; r += R) {
-        int64_t t = 0;
-        for (; t + C <= tokens; t += C)
-            run(r, t, tile16<T, Load, R, C>);
-        for (; t < tokens; ++t)
-            run(r, t, tile16<T, Load, R, 1>);
-    }
-    for (; r < rows; ++r)
-        for (int64_t t = 0; t < tokens; ++t)
-            run(r, t, tile16<T, Load, 1, 1>);
-}
+};
 
 void f16ToFloat(const void* xv, float* y, int64_t n)
 {
@@ -187,16 +159,16 @@ void bf16ToFloat(const void* xv, float* y, int64_t n)
 void registerNeonFloatKernels(KernelTable& t)
 {
     TypeKernels& f32 = t.types[static_cast<uint32_t>(GgmlType::F32)];
-    f32.vecDot = vecDot<float, loadF32, scalarF32>;
-    f32.gemm = gemm<float, loadF32, scalarF32>;
+    f32.vecDot = tiledDot<Tiles<float, loadF32, scalarF32>>;
+    f32.gemm = tiledGemm<Tiles<float, loadF32, scalarF32>>;
     TypeKernels& f16 = t.types[static_cast<uint32_t>(GgmlType::F16)];
-    f16.vecDot = vecDot<uint16_t, loadF16, halfToFloat>;
-    f16.gemm = gemm<uint16_t, loadF16, halfToFloat>;
+    f16.vecDot = tiledDot<Tiles<uint16_t, loadF16, halfToFloat>>;
+    f16.gemm = tiledGemm<Tiles<uint16_t, loadF16, halfToFloat>>;
     f16.toFloat = f16ToFloat;
     f16.fromFloat = floatToF16;
     TypeKernels& bf16 = t.types[static_cast<uint32_t>(GgmlType::BF16)];
-    bf16.vecDot = vecDot<uint16_t, loadBf16, bf16Scalar>;
-    bf16.gemm = gemm<uint16_t, loadBf16, bf16Scalar>;
+    bf16.vecDot = tiledDot<Tiles<uint16_t, loadBf16, bf16Scalar>>;
+    bf16.gemm = tiledGemm<Tiles<uint16_t, loadBf16, bf16Scalar>>;
     bf16.toFloat = bf16ToFloat;
 }
 

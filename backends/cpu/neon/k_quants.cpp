@@ -10,15 +10,12 @@
 // on x86.
 #include "quant/k_quants.h"
 #include "cpu/kernels.h"
+#include "cpu/tiles.h"
 
 #include "cpu/neon/k_quants_formats.h"
 #include "cpu/neon/simd_neon.h"
 
 #include <cmath>
-
-#ifndef HEARTH_NEON_DOTPROD
-#define HEARTH_NEON_DOTPROD 0
-#endif
 
 namespace hearth::cpu {
 
@@ -151,45 +148,15 @@ void tile(int64_t nb, float* s, size_t sStride, const uint8_t* w, size_t wStride
                 O::template add<T>(acc[r][c], blockAt<T>(w, wStride, r, b), prep[r], tokenAt(a, aStride, c, b),
                                    lanes[r][c]);
     }
-    for (int r = 0; r < R; ++r)
-        for (int c = 0; c < C; ++c)
-            s[sStride * static_cast<size_t>(c) + static_cast<size_t>(r)] = O::template result<T>(acc[r][c]);
-}
-
-template <class T, class O>
-void dot(int64_t n, float* s, const void* w, const void* a)
-{
-    tile<T, O, 1, 1>(n / QK_K, s, 0, static_cast<const uint8_t*>(w), 0, static_cast<const uint8_t*>(a), 0);
+    storeTile<R, C>(s, sStride, [&](int r, int c) { return O::template result<T>(acc[r][c]); });
 }
 
 // Tiles of 2 rows × 4 tokens for batches, 4 rows for one token.
 template <class T, class O>
-void gemm(int64_t n, float* s, size_t sStride, const void* wv, size_t wStride, const void* av, size_t aStride,
-          int64_t rows, int64_t tokens)
-{
-    constexpr int R = 2, C = 4, R1 = 4;
-    const int64_t nb = n / QK_K;
-    const auto* w = static_cast<const uint8_t*>(wv);
-    const auto* a = static_cast<const uint8_t*>(av);
-    const auto run = [&](int64_t r, int64_t t, auto fn) {
-        fn(nb, s + sStride * static_cast<size_t>(t) + static_cast<size_t>(r), sStride, w + wStride * r, wStride,
-           a + aStride * t, aStride);
-    };
-    int64_t r = 0;
-    if (tokens == 1)
-        for (; r + R1 <= rows; r += R1)
-            run(r, 0, tile<T, O, R1, 1>);
-    for (; r + R <= rows; r += R) {
-        int64_t t = 0;
-        for (; t + C <= tokens; t += C)
-            run(r, t, tile<T, O, R, C>);
-        for (; t < tokens; ++t)
-            run(r, t, tile<T, O, R, 1>);
-    }
-    for (; r < rows; ++r)
-        for (int64_t t = 0; t < tokens; ++t)
-            run(r, t, tile<T, O, 1, 1>);
-}
+struct Tiles : TileShape<QK_K, 2, 4, 4> {
+    template <int R, int C>
+    static constexpr auto tile = &cpu::tile<T, O, R, C>;
+};
 
 // Activations to Q8_K exactly as the reference (quantizeRowQ8_K): the
 // value of largest magnitude (its first occurrence) maps to -127, quants
@@ -233,13 +200,17 @@ template <class T>
 void set(KernelTable& t, GgmlType type)
 {
     TypeKernels& k = t.types[static_cast<uint32_t>(type)];
-    k.vecDot = dot<T, VecOrder>;
-    k.gemm = gemm<T, VecOrder>;
-    k.vecDotTiled = dot<T, TiledOrder>;
-    k.gemmTiled = gemm<T, TiledOrder>;
+    setTiles<Tiles<T, VecOrder>>(k, &TypeKernels::vecDot, &TypeKernels::gemm);
+    setTiles<Tiles<T, TiledOrder>>(k, &TypeKernels::vecDotTiled, &TypeKernels::gemmTiled);
 }
 
-void registerAll(KernelTable& t)
+} // namespace
+
+#if HEARTH_NEON_DOTPROD
+void registerNeonDotprodKQuantKernels(KernelTable& t)
+#else
+void registerNeonKQuantKernels(KernelTable& t)
+#endif
 {
     set<Q2_K>(t, GgmlType::Q2_K);
     set<Q3_K>(t, GgmlType::Q3_K);
@@ -250,27 +221,15 @@ void registerAll(KernelTable& t)
     t.types[static_cast<uint32_t>(GgmlType::Q8_K)].fromFloat = quantizeQ8_K;
 }
 
-} // namespace
+#elif HEARTH_NEON_DOTPROD
 
-#if HEARTH_NEON_DOTPROD
-void registerNeonDotprodKQuantKernels(KernelTable& t)
+void registerNeonDotprodKQuantKernels(KernelTable&)
 {
-    registerAll(t);
 }
+
 #else
-void registerNeonDotprodKQuantKernels(KernelTable& t);
 
-void registerNeonKQuantKernels(KernelTable& t, bool dotprod)
-{
-    registerAll(t);
-    if (dotprod)
-        registerNeonDotprodKQuantKernels(t);
-}
-#endif
-
-#elif !HEARTH_NEON_DOTPROD
-
-void registerNeonKQuantKernels(KernelTable&, bool)
+void registerNeonKQuantKernels(KernelTable&)
 {
 }
 

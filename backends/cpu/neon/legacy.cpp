@@ -9,13 +9,10 @@
 // dot products are signed × signed, so quants are used with their sign.
 #include "quant/legacy.h"
 #include "cpu/kernels.h"
+#include "cpu/tiles.h"
 #include "quant/iq4.h"
 
 #include "cpu/neon/simd_neon.h"
-
-#ifndef HEARTH_NEON_DOTPROD
-#define HEARTH_NEON_DOTPROD 0
-#endif
 
 namespace hearth::cpu {
 
@@ -140,47 +137,20 @@ void tile(int64_t nb, float* s, size_t sStride, const uint8_t* w, size_t wStride
             }
         }
     }
-    for (int r = 0; r < R; ++r) {
-        for (int c = 0; c < C; ++c) {
-            float v = hsum8(acc[r][c]);
-            if constexpr (T::kMin)
-                v += vgetq_lane_f32(ext[r][c], 1);
-            s[sStride * static_cast<size_t>(c) + static_cast<size_t>(r)] = v;
-        }
-    }
+    storeTile<R, C>(s, sStride, [&](int r, int c) {
+        float v = hsum8(acc[r][c]);
+        if constexpr (T::kMin)
+            v += vgetq_lane_f32(ext[r][c], 1);
+        return v;
+    });
 }
 
+// Tiles of 2 rows × 4 tokens (16 quads of accumulators).
 template <class T>
-void vecDot(int64_t n, float* s, const void* w, const void* a)
-{
-    tile<T, 1, 1>(n / 32, s, 0, static_cast<const uint8_t*>(w), 0, static_cast<const uint8_t*>(a), 0);
-}
-
-// Tiles of 4 rows × 4 tokens (32 quads of accumulators), then the edges.
-template <class T>
-void gemm(int64_t n, float* s, size_t sStride, const void* wv, size_t wStride, const void* av, size_t aStride,
-          int64_t rows, int64_t tokens)
-{
-    constexpr int R = 2, C = 4;
-    const int64_t nb = n / 32;
-    const auto* w = static_cast<const uint8_t*>(wv);
-    const auto* a = static_cast<const uint8_t*>(av);
-    const auto run = [&](int64_t r, int64_t t, auto fn) {
-        fn(nb, s + sStride * static_cast<size_t>(t) + static_cast<size_t>(r), sStride, w + wStride * r, wStride,
-           a + aStride * t, aStride);
-    };
-    int64_t r = 0;
-    for (; r + R <= rows; r += R) {
-        int64_t t = 0;
-        for (; t + C <= tokens; t += C)
-            run(r, t, tile<T, R, C>);
-        for (; t < tokens; ++t)
-            run(r, t, tile<T, R, 1>);
-    }
-    for (; r < rows; ++r)
-        for (int64_t t = 0; t < tokens; ++t)
-            run(r, t, tile<T, 1, 1>);
-}
+struct Tiles : TileShape<32, 2, 4> {
+    template <int R, int C>
+    static constexpr auto tile = &cpu::tile<T, R, C>;
+};
 
 // Activation quantizers, the same arithmetic as ggml's AVX2 ones (and
 // scalar/legacy.cpp): scale max|x| / 127, x · (127 / max|x|) rounded half
@@ -233,19 +203,20 @@ void quantizeQ8_1(const float* x, void* y, int64_t n)
 template <class T>
 void set(KernelTable& t, GgmlType type)
 {
-    TypeKernels& k = t.types[static_cast<uint32_t>(type)];
     // IQ4_NL's lane order here is tinyBLAS's (two tokens or more); its
     // vec_dot pairs blocks (scalar/legacy.cpp).
-    if (type == GgmlType::IQ4_NL) {
-        k.vecDotSgemm = vecDot<T>;
-        k.gemmSgemm = gemm<T>;
-        return;
-    }
-    k.vecDot = vecDot<T>;
-    k.gemm = gemm<T>;
+    const bool sgemm = type == GgmlType::IQ4_NL;
+    setTiles<Tiles<T>>(t.types[static_cast<uint32_t>(type)], sgemm ? &TypeKernels::vecDotSgemm : &TypeKernels::vecDot,
+                       sgemm ? &TypeKernels::gemmSgemm : &TypeKernels::gemm);
 }
 
-void registerAll(KernelTable& t)
+} // namespace
+
+#if HEARTH_NEON_DOTPROD
+void registerNeonDotprodLegacyKernels(KernelTable& t)
+#else
+void registerNeonLegacyKernels(KernelTable& t)
+#endif
 {
     set<Q4_0>(t, GgmlType::Q4_0);
     set<Q4_1>(t, GgmlType::Q4_1);
@@ -257,27 +228,15 @@ void registerAll(KernelTable& t)
     t.types[static_cast<uint32_t>(GgmlType::Q8_1)].fromFloat = quantizeQ8_1;
 }
 
-} // namespace
+#elif HEARTH_NEON_DOTPROD
 
-#if HEARTH_NEON_DOTPROD
-void registerNeonDotprodLegacyKernels(KernelTable& t)
+void registerNeonDotprodLegacyKernels(KernelTable&)
 {
-    registerAll(t);
 }
+
 #else
-void registerNeonDotprodLegacyKernels(KernelTable& t);
 
-void registerNeonLegacyKernels(KernelTable& t, bool dotprod)
-{
-    registerAll(t);
-    if (dotprod)
-        registerNeonDotprodLegacyKernels(t);
-}
-#endif
-
-#elif !HEARTH_NEON_DOTPROD
-
-void registerNeonLegacyKernels(KernelTable&, bool)
+void registerNeonLegacyKernels(KernelTable&)
 {
 }
 

@@ -13,10 +13,6 @@
 
 #include <cmath>
 
-#ifndef HEARTH_NEON_DOTPROD
-#define HEARTH_NEON_DOTPROD 0
-#endif
-
 namespace hearth::cpu {
 
 #if defined(__aarch64__) || defined(_M_ARM64)
@@ -84,10 +80,10 @@ template <class T>
 void gemm32(int64_t n, float* s, size_t sStride, const void* w, size_t wStride, const void* a, size_t aStride,
             int64_t rows, int64_t tokens)
 {
-    forRowGroups(rows, tokens, w, wStride, a, aStride, s, sStride,
-                 [&](const uint8_t* const* rp, int live, const uint8_t* at, int nt, float* out) {
-                     group32<T>(n / 32, rp, live, at, aStride, nt, out, sStride);
-                 });
+    walkRowGroups<kGroupRows>(rows, tokens, w, wStride, a, aStride, s, sStride,
+                              [&](const uint8_t* const* rp, int live, const uint8_t* at, int nt, float* out) {
+                                  group32<T>(n / 32, rp, live, at, aStride, nt, out, sStride);
+                              });
 }
 
 // One row, one token: the same chain in a scalar register.
@@ -143,34 +139,28 @@ void set(KernelTable& t, GgmlType type)
     k.gemmRepacked = gemm32<T>;
 }
 
-void registerAll(KernelTable& t)
+} // namespace
+
+#if HEARTH_NEON_DOTPROD
+void registerNeonDotprodRepackedKernels(KernelTable& t)
+#else
+void registerNeonRepackedKernels(KernelTable& t)
+#endif
 {
     set<Q4_0>(t, GgmlType::Q4_0);
     set<IQ4_NL>(t, GgmlType::IQ4_NL);
     t.types[static_cast<uint32_t>(GgmlType::IQ4_NL)].vecDot = dotIQ4_NL;
 }
 
-} // namespace
+#elif HEARTH_NEON_DOTPROD
 
-#if HEARTH_NEON_DOTPROD
-void registerNeonDotprodRepackedKernels(KernelTable& t)
+void registerNeonDotprodRepackedKernels(KernelTable&)
 {
-    registerAll(t);
 }
+
 #else
-void registerNeonDotprodRepackedKernels(KernelTable& t);
 
-void registerNeonRepackedKernels(KernelTable& t, bool dotprod)
-{
-    registerAll(t);
-    if (dotprod)
-        registerNeonDotprodRepackedKernels(t);
-}
-#endif
-
-#elif !HEARTH_NEON_DOTPROD
-
-void registerNeonRepackedKernels(KernelTable&, bool)
+void registerNeonRepackedKernels(KernelTable&)
 {
 }
 

@@ -19,10 +19,6 @@
 
 #include "cpu/neon/repacked_rows.h"
 
-#ifndef HEARTH_NEON_DOTPROD
-#define HEARTH_NEON_DOTPROD 0
-#endif
-
 namespace hearth::cpu {
 
 #if defined(__aarch64__) || defined(_M_ARM64)
@@ -188,10 +184,10 @@ template <class F, int NC>
 void gemmK(int64_t n, float* s, size_t sStride, const void* w, size_t wStride, const void* a, size_t aStride,
            int64_t rows, int64_t tokens)
 {
-    forRowGroups(rows, tokens, w, wStride, a, aStride, s, sStride,
-                 [&](const uint8_t* const* rp, int live, const uint8_t* at, int nt, float* out) {
-                     groupK<F, NC>(n / QK_K, rp, live, at, aStride, nt, out, sStride);
-                 });
+    walkRowGroups<kGroupRows>(rows, tokens, w, wStride, a, aStride, s, sStride,
+                              [&](const uint8_t* const* rp, int live, const uint8_t* at, int nt, float* out) {
+                                  groupK<F, NC>(n / QK_K, rp, live, at, aStride, nt, out, sStride);
+                              });
 }
 
 template <class F, int NC>
@@ -210,33 +206,27 @@ void set(KernelTable& t, GgmlType type)
     k.gemmRepackedGemm = gemmK<F, F::kChunks>;
 }
 
-void registerAll(KernelTable& t)
+} // namespace
+
+#if HEARTH_NEON_DOTPROD
+void registerNeonDotprodRepackedKQuantKernels(KernelTable& t)
+#else
+void registerNeonRepackedKQuantKernels(KernelTable& t)
+#endif
 {
     set<Q4_K>(t, GgmlType::Q4_K);
     set<Q2_K>(t, GgmlType::Q2_K);
 }
 
-} // namespace
+#elif HEARTH_NEON_DOTPROD
 
-#if HEARTH_NEON_DOTPROD
-void registerNeonDotprodRepackedKQuantKernels(KernelTable& t)
+void registerNeonDotprodRepackedKQuantKernels(KernelTable&)
 {
-    registerAll(t);
 }
+
 #else
-void registerNeonDotprodRepackedKQuantKernels(KernelTable& t);
 
-void registerNeonRepackedKQuantKernels(KernelTable& t, bool dotprod)
-{
-    registerAll(t);
-    if (dotprod)
-        registerNeonDotprodRepackedKQuantKernels(t);
-}
-#endif
-
-#elif !HEARTH_NEON_DOTPROD
-
-void registerNeonRepackedKQuantKernels(KernelTable&, bool)
+void registerNeonRepackedKQuantKernels(KernelTable&)
 {
 }
 

@@ -9,22 +9,18 @@
 // turns the 4 rows' quads into one quad whose lane r is row r's sum.
 #pragma once
 
+#include "cpu/neon/simd_neon.h"
+
 #if defined(__aarch64__) || defined(_M_ARM64)
 
-#include "cpu/neon/simd_neon.h"
 #include "cpu/row_groups.h"
 
-#include <algorithm>
 #include <cstddef>
-#include <utility>
 
 namespace hearth::cpu::neon {
 namespace {
 
 constexpr int kGroupRows = 4;
-// Tokens whose float accumulators live on the stack while a row group
-// passes over its blocks; the decoded blocks of the group serve them all.
-constexpr int kTokenGroup = 64;
 
 // Lane r = Σ of the 4 lanes of z[r] (exact integers).
 inline int32x4_t reduceRows4(const int32x4_t* z)
@@ -72,23 +68,7 @@ inline float32x4_t halfPerRow(const uint8_t* const* rows, int64_t b, size_t offs
 // lanes[r] for the rows of the group that exist (`live`) → s[r].
 inline void storeRows(float* s, float32x4_t lanes, int live)
 {
-    if (live == kGroupRows) {
-        vst1q_f32(s, lanes);
-        return;
-    }
-    float v[kGroupRows];
-    vst1q_f32(v, lanes);
-    std::copy(v, v + live, s);
-}
-
-// The tile driver of the repacked orders (row_groups.h) with this ISA's
-// groups of 4 rows.
-template <class Kernel>
-void forRowGroups(int64_t rows, int64_t tokens, const void* w, size_t wStride, const void* a, size_t aStride, float* s,
-                  size_t sStride, Kernel&& kernel)
-{
-    walkRowGroups<kGroupRows, kTokenGroup>(rows, tokens, w, wStride, a, aStride, s, sStride,
-                                           std::forward<Kernel>(kernel));
+    storeLiveRows<kGroupRows>(s, lanes, live, [](float* p, float32x4_t v) { vst1q_f32(p, v); });
 }
 
 } // namespace

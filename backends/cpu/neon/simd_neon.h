@@ -3,6 +3,12 @@
 // dotprod must never be linked into code that runs without it.
 #pragma once
 
+// 1 in the copies compiled with dotprod (neon/*_dotprod.cpp), which define
+// it before including their file.
+#ifndef HEARTH_NEON_DOTPROD
+#define HEARTH_NEON_DOTPROD 0
+#endif
+
 #if defined(__aarch64__) || defined(_M_ARM64)
 
 #include <arm_neon.h>

@@ -95,14 +95,7 @@ void swiglu(const float* x, const float* y, float* out, int64_t n)
 
 void registerScalarAttentionKernels(KernelTable& t)
 {
-    t.attention = {dotF16x16,
-                   dotF16x64,
-                   softmaxExp,
-                   axpyF16,
-                   axpyF32,
-                   reduceLanes,
-                   attention_lists::scores<dotF16x16>,
-                   attention_lists::pv<axpyF16>};
+    t.attention = attention_lists::table<dotF16x16, dotF16x64, softmaxExp, axpyF16, axpyF32, reduceLanes>();
     t.activation.swiglu = swiglu;
 }
 
