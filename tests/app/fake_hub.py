@@ -338,6 +338,15 @@ class Handler(BaseHTTPRequestHandler):
         self.close_abruptly()
 
 
+class Server(ThreadingHTTPServer):
+    daemon_threads = True
+
+    def handle_error(self, request, client_address):
+        # Clients that drop connections (the tests' pauses and kills) are expected.
+        if not isinstance(sys.exc_info()[1], ConnectionError):
+            super().handle_error(request, client_address)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--config", required=True)
@@ -345,8 +354,7 @@ def main():
     args = parser.parse_args()
     with open(args.config) as f:
         Handler.hub = Hub(json.load(f))
-    server = ThreadingHTTPServer(("127.0.0.1", args.port), Handler)
-    server.daemon_threads = True
+    server = Server(("127.0.0.1", args.port), Handler)
     print("PORT %d" % server.server_address[1], flush=True)
     # The test that started us owns our stdin: when it closes (the test
     # ended or crashed), stop.

@@ -76,4 +76,36 @@ QList<ModelFileChoice> ggufChoices(const QList<HubFile>& files)
     return out;
 }
 
+int findChoice(const QList<ModelFileChoice>& choices, const QString& want)
+{
+    for (int i = 0; i < choices.size(); ++i)
+        for (const HubFile& f : choices[i].parts)
+            if (f.path == want || f.path.section(QLatin1Char('/'), -1) == want)
+                return i;
+    for (int i = 0; i < choices.size(); ++i)
+        if (!choices[i].quant.isEmpty() && choices[i].quant.compare(want, Qt::CaseInsensitive) == 0)
+            return i;
+    return -1;
+}
+
+qint64 roughMemoryFor(qint64 fileSize)
+{
+    return fileSize + fileSize / 5;
+}
+
+int recommendedChoice(const QList<ModelFileChoice>& choices, qint64 availableBytes)
+{
+    if (choices.isEmpty())
+        return -1;
+    const auto fits = [&](int i) { return availableBytes <= 0 || roughMemoryFor(choices[i].size()) <= availableBytes; };
+    const int q4 = findChoice(choices, QStringLiteral("Q4_K_M"));
+    if (q4 >= 0 && fits(q4))
+        return q4;
+    int best = -1;
+    for (int i = 0; i < choices.size(); ++i) // sorted by size: the last that fits is the largest
+        if (fits(i))
+            best = i;
+    return best >= 0 ? best : 0;
+}
+
 } // namespace HubNames

@@ -52,5 +52,14 @@ QString quantOf(const QString& fileName);
 QList<ModelFileChoice> ggufChoices(const QList<HubFile>& files);
 // Whether `path` is the 2nd or later part of a split set.
 bool isLaterSplitPart(const QString& path);
+// The index of the choice `want` names: a file's path or file name, else a
+// quant label ("q4_k_m" matches Q4_K_M); -1 when none does.
+int findChoice(const QList<ModelFileChoice>& choices, const QString& want);
+// Memory a model needs, guessed from its file size before its header is read
+// (weights plus a fifth for the KV cache and scratch).
+qint64 roughMemoryFor(qint64 fileSize);
+// The file to offer first: Q4_K_M when it fits in `availableBytes`, else the
+// largest that fits, else the smallest; -1 for no choices.
+int recommendedChoice(const QList<ModelFileChoice>& choices, qint64 availableBytes);
 
 } // namespace HubNames
