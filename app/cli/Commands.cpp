@@ -13,6 +13,8 @@ std::span<const CliCommand> cliCommands()
         CliCommand{"tokenize", "Print the token ids of the text on stdin", runTokenize},
         CliCommand{"detokenize", "Print the text of the token ids on stdin", runDetokenize},
         CliCommand{"template", "Render a chat template with a conversation", runTemplate},
+        CliCommand{"pull", "Download a GGUF model from Hugging Face", runPull},
+        CliCommand{"search", "Search Hugging Face for GGUF models", runSearch},
         CliCommand{"convert", "Convert a Hugging Face model (safetensors) to GGUF", runConvert},
         CliCommand{"quantize", "Quantize a GGUF model (Q4_K_M, Q8_0, ...) as llama-quantize does", runQuantize},
     };

@@ -26,3 +26,5 @@ int runPerplexity(const QStringList& args); // PerplexityCommand.cpp
 int runBench(const QStringList& args);      // BenchCommand.cpp
 int runConvert(const QStringList& args);    // ConvertCommand.cpp
 int runQuantize(const QStringList& args);   // QuantizeCommand.cpp
+int runPull(const QStringList& args);       // PullCommand.cpp
+int runSearch(const QStringList& args);     // PullCommand.cpp

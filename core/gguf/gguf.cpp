@@ -5,6 +5,7 @@
 #include "gguf/gguf_parser.h"
 #include "util/error.h"
 
+#include <algorithm>
 #include <bit>
 #include <cstdio>
 
@@ -44,10 +45,21 @@ File::File(std::string name, std::span<const uint8_t> bytes) : m_path(std::move(
     init(std::make_unique<MappedFile>(MappedFile::borrow(bytes.data(), bytes.size(), m_path)));
 }
 
-void File::init(std::unique_ptr<MappedFile> map)
+File File::fromPrefix(std::string name, std::span<const uint8_t> prefix, uint64_t fileSize)
+{
+    File f;
+    f.m_path = std::move(name);
+    f.m_inMemory = true;
+    f.init(std::make_unique<MappedFile>(MappedFile::borrow(prefix.data(), prefix.size(), f.m_path)),
+           std::max<uint64_t>(fileSize, prefix.size()));
+    return f;
+}
+
+void File::init(std::unique_ptr<MappedFile> map, uint64_t declaredSize)
 {
     m_maps.push_back(std::move(map));
-    ParsedFile first = parseFile(*m_maps.front(), m_path);
+    m_declaredSize = declaredSize;
+    ParsedFile first = parseFile(*m_maps.front(), m_path, declaredSize);
     m_version = first.version;
     m_alignment = first.alignment;
     m_dataOffset = first.dataOffset;
@@ -55,7 +67,8 @@ void File::init(std::unique_ptr<MappedFile> map)
     m_keyIndex = std::move(first.keyIndex);
     m_tensors = std::move(first.tensors);
     m_tensorIndex = std::move(first.tensorIndex);
-    openSplits();
+    if (m_declaredSize == 0)
+        openSplits();
 }
 
 void File::openSplits()
@@ -102,6 +115,8 @@ void File::openSplits()
 
 uint64_t File::fileSize() const
 {
+    if (m_declaredSize > 0)
+        return m_declaredSize;
     uint64_t total = 0;
     for (const auto& m : m_maps)
         total += m->size();

@@ -23,6 +23,7 @@
 #pragma once
 
 #include "quant/types.h"
+#include "util/error.h"
 #include "util/mapped_file.h"
 
 #include <array>
@@ -127,6 +128,15 @@ struct TensorInfo {
     int64_t rows() const { return ne[1] * ne[2] * ne[3]; }
 };
 
+// Thrown by File::fromPrefix when the header goes on past the bytes given:
+// `needed` is how many bytes from the start of the file the parser wanted
+// (read at least that many and try again).
+class IncompleteHeader : public Error {
+public:
+    IncompleteHeader(const std::string& message, uint64_t needed) : Error(message), needed(needed) {}
+    uint64_t needed;
+};
+
 class File {
 public:
     // Opens and validates `path`. A file named NAME-00001-of-0000N.gguf (or
@@ -137,6 +147,15 @@ public:
     // copied: `bytes` must outlive the File. A split model cannot be opened
     // this way (its other parts are files).
     File(std::string name, std::span<const uint8_t> bytes);
+
+    // Parses the header of a file of `fileSize` bytes from its first bytes
+    // alone (a download's HTTP range, before the weights arrive): every check
+    // runs as for a whole file, tensor ranges against `fileSize`. Tensor data
+    // pointers are null and split siblings are not opened. Throws
+    // IncompleteHeader when `prefix` ends inside the header, hearth::Error
+    // when the bytes are not a valid GGUF header. `prefix` must outlive the
+    // File.
+    static File fromPrefix(std::string name, std::span<const uint8_t> prefix, uint64_t fileSize);
 
     const std::string& path() const { return m_path; }
     uint32_t version() const { return m_version; }
@@ -176,11 +195,13 @@ public:
     [[noreturn]] void fail(std::string_view key, const std::string& what) const;
 
 private:
-    void init(std::unique_ptr<MappedFile> first);
+    File() = default;
+    void init(std::unique_ptr<MappedFile> first, uint64_t declaredSize = 0);
     void openSplits();
 
     std::string m_path;
     bool m_inMemory = false;
+    uint64_t m_declaredSize = 0; // fromPrefix(): the whole file's size
     uint32_t m_version = 0;
     uint64_t m_alignment = 32;
     uint64_t m_dataOffset = 0;

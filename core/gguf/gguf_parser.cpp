@@ -77,8 +77,9 @@ std::string quoted(std::string_view s)
 // trusted before it is checked.
 class Parser {
 public:
-    Parser(const MappedFile& map, const std::string& path)
-        : m_map(map), m_path(path), m_allowance(map.size() + kFixedAllowance)
+    Parser(const MappedFile& map, const std::string& path, uint64_t declaredSize)
+        : m_map(map), m_path(path), m_size(declaredSize > 0 ? declaredSize : map.size()),
+          m_allowance(m_size + kFixedAllowance)
     {
     }
 
@@ -88,7 +89,10 @@ public:
     }
 
     uint64_t pos() const { return m_pos; }
-    uint64_t remaining() const { return m_map.size() - m_pos; }
+    uint64_t remaining() const { return m_size - m_pos; }
+    uint64_t size() const { return m_size; }
+    // Only the file's first bytes are here (File::fromPrefix).
+    bool prefixOnly() const { return m_size > m_map.size(); }
     const uint8_t* data() const { return m_map.data(); }
 
     const uint8_t* need(uint64_t n, const char* what)
@@ -96,6 +100,10 @@ public:
         if (n > remaining())
             fail(m_pos, std::string("file ends inside ") + what + " (needs " + std::to_string(n) + " bytes, " +
                             std::to_string(remaining()) + " left)");
+        if (n > m_map.size() - m_pos)
+            throw IncompleteHeader(m_path + ": the header goes on past the first " + std::to_string(m_map.size()) +
+                                       " bytes (" + what + " at byte " + std::to_string(m_pos) + ")",
+                                   m_pos + n);
         const uint8_t* p = m_map.data() + m_pos;
         m_pos += n;
         return p;
@@ -113,7 +121,7 @@ public:
     {
         if (bytes > m_allowance)
             fail(at, what + " would need " + std::to_string(bytes) + " bytes of memory, more than a file of " +
-                         std::to_string(m_map.size()) + " bytes can describe");
+                         std::to_string(m_size) + " bytes can describe");
         m_allowance -= bytes;
     }
 
@@ -193,6 +201,7 @@ public:
 private:
     const MappedFile& m_map;
     const std::string& m_path;
+    uint64_t m_size; // of the whole file
     uint64_t m_pos = 0;
     uint64_t m_allowance;
 };
@@ -323,7 +332,7 @@ void placeTensors(Parser& p, ParsedFile& out, uint64_t fileSize)
                                     " end beyond the file (the data section holds " + std::to_string(dataSize) +
                                     " bytes)");
         t.fileOffset = out.dataOffset + t.offset;
-        t.data = p.data() + t.fileOffset;
+        t.data = p.prefixOnly() ? nullptr : p.data() + t.fileOffset;
     }
     std::vector<const TensorInfo*> byOffset;
     byOffset.reserve(out.tensors.size());
@@ -344,9 +353,9 @@ void placeTensors(Parser& p, ParsedFile& out, uint64_t fileSize)
 
 } // namespace
 
-ParsedFile parseFile(const MappedFile& map, const std::string& path)
+ParsedFile parseFile(const MappedFile& map, const std::string& path, uint64_t declaredSize)
 {
-    Parser p(map, path);
+    Parser p(map, path, declaredSize);
     ParsedFile out;
     uint64_t nTensors = 0, nKv = 0;
     readHeader(p, out, nTensors, nKv);
@@ -368,10 +377,10 @@ ParsedFile parseFile(const MappedFile& map, const std::string& path)
     out.dataOffset = (headerEnd + out.alignment - 1) / out.alignment * out.alignment;
     if (out.tensors.empty())
         return out;
-    if (out.dataOffset > map.size())
+    if (out.dataOffset > p.size())
         p.fail(headerEnd, "file ends before its tensor data section (expected it at byte " +
-                              std::to_string(out.dataOffset) + ", the file has " + std::to_string(map.size()) + ")");
-    placeTensors(p, out, map.size());
+                              std::to_string(out.dataOffset) + ", the file has " + std::to_string(p.size()) + ")");
+    placeTensors(p, out, p.size());
     return out;
 }
 

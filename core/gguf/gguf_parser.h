@@ -23,10 +23,14 @@ struct ParsedFile {
 
 // Validates the whole header and every tensor's data range against the
 // mapping. Throws hearth::Error naming `path`, what is wrong and where.
+// With `declaredSize` > 0 the mapping holds only the first bytes of a file
+// of that size: lengths and tensor ranges are checked against the whole
+// file, a read past the mapping throws IncompleteHeader, and tensor data
+// pointers stay null.
 // Memory: the bookkeeping it allocates is charged against the file's size
 // plus a fixed 1 MiB before it is allocated, so no file makes it allocate
 // more than that.
-ParsedFile parseFile(const MappedFile& map, const std::string& path);
+ParsedFile parseFile(const MappedFile& map, const std::string& path, uint64_t declaredSize = 0);
 
 // `s` quoted for an error message: at most 80 characters, control bytes
 // escaped.
