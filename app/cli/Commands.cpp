@@ -13,6 +13,8 @@ std::span<const CliCommand> cliCommands()
         CliCommand{"tokenize", "Print the token ids of the text on stdin", runTokenize},
         CliCommand{"detokenize", "Print the text of the token ids on stdin", runDetokenize},
         CliCommand{"template", "Render a chat template with a conversation", runTemplate},
+        CliCommand{"embed", "Print sentence embeddings of stdin's lines (bert models)", runEmbed},
+        CliCommand{"docs", "Documents: add, index, search and ask collections of files", runDocs},
         CliCommand{"convert", "Convert a Hugging Face model (safetensors) to GGUF", runConvert},
     };
     return commands;

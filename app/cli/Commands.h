@@ -25,3 +25,5 @@ int runChat(const QStringList& args);       // ChatCommand.cpp
 int runPerplexity(const QStringList& args); // PerplexityCommand.cpp
 int runBench(const QStringList& args);      // BenchCommand.cpp
 int runConvert(const QStringList& args);    // ConvertCommand.cpp
+int runEmbed(const QStringList& args);      // EmbedCommand.cpp
+int runDocs(const QStringList& args);       // DocsCommand.cpp
