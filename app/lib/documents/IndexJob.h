@@ -45,7 +45,8 @@ public:
     bool paused() const { return m_pause.load(); }
     void setPaused(bool paused);
 
-    // Queues the collection (once; a queued one is not queued twice).
+    // Queues the collection: once (a queued one is not queued twice); a
+    // running one is queued to run again, for changes made since it started.
     Q_INVOKABLE void enqueue(qint64 collection);
     // Stops the running collection after its current batch and clears the queue.
     Q_INVOKABLE void cancel();
