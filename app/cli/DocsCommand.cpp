@@ -79,7 +79,8 @@ Embedding openEmbedding(const Common& c, const QCommandLineParser& p)
     if (!QFileInfo::exists(path))
         throw std::runtime_error("embedding model " + path.toStdString() +
                                  " not found (scripts/convert-models makes it; or --embedding-model FILE)");
-    e.backend = std::make_unique<hearth::cpu::CpuBackend>(p.isSet(c.engine.threads) ? p.value(c.engine.threads).toInt() : 0);
+    e.backend =
+        std::make_unique<hearth::cpu::CpuBackend>(p.isSet(c.engine.threads) ? p.value(c.engine.threads).toInt() : 0);
     e.embedder = hearth::Embedder::open(path.toStdString(), *e.backend);
     e.id = Indexer::modelIdentity(path);
     return e;
@@ -234,7 +235,8 @@ int search(const QStringList& args, const Common& c, QCommandLineParser& p, int 
         QJsonArray a;
         for (const Passage& h : hits)
             a.append(passageJson(h, 0));
-        printJson(QJsonObject{{QStringLiteral("query"), args[1]}, {QStringLiteral("mode"), rankModeName(sp.mode)},
+        printJson(QJsonObject{{QStringLiteral("query"), args[1]},
+                              {QStringLiteral("mode"), rankModeName(sp.mode)},
                               {QStringLiteral("hits"), a}});
     } else {
         for (qsizetype i = 0; i < hits.size(); ++i)
@@ -337,11 +339,12 @@ int list(const QStringList& args, const Common& c, QCommandLineParser& p)
                                  {QStringLiteral("size"), d.size},
                                  {QStringLiteral("sha256"), d.sha256}});
         else
-            cli::outLine(QStringLiteral("%1  %2  %3%4")
-                             .arg(statusName(d.status), -8)
-                             .arg(d.path)
-                             .arg(d.status == DocStatus::Indexed ? QStringLiteral("%1 chunks").arg(d.chunks) : QString())
-                             .arg(d.error.isEmpty() ? QString() : QStringLiteral("(%1)").arg(d.error)));
+            cli::outLine(
+                QStringLiteral("%1  %2  %3%4")
+                    .arg(statusName(d.status), -8)
+                    .arg(d.path)
+                    .arg(d.status == DocStatus::Indexed ? QStringLiteral("%1 chunks").arg(d.chunks) : QString())
+                    .arg(d.error.isEmpty() ? QString() : QStringLiteral("(%1)").arg(d.error)));
     }
     if (json)
         printJson(QJsonObject{{QStringLiteral("collection"), args[0]}, {QStringLiteral("documents"), a}});
@@ -373,10 +376,11 @@ int remove(const QStringList& args, const Common& c, QCommandLineParser& p)
 
 int runDocs(const QStringList& args)
 {
-    static const QStringList subs{QStringLiteral("add"),  QStringLiteral("index"), QStringLiteral("search"),
-                                  QStringLiteral("ask"),  QStringLiteral("list"),  QStringLiteral("remove")};
+    static const QStringList subs{QStringLiteral("add"), QStringLiteral("index"), QStringLiteral("search"),
+                                  QStringLiteral("ask"), QStringLiteral("list"),  QStringLiteral("remove")};
     if (args.size() < 2 || !subs.contains(args[1])) {
-        cli::errLine(QStringLiteral("usage: hearth docs add|index|search|ask|list|remove ... (hearth docs SUB --help)"));
+        cli::errLine(
+            QStringLiteral("usage: hearth docs add|index|search|ask|list|remove ... (hearth docs SUB --help)"));
         return 2;
     }
     const QString sub = args[1];

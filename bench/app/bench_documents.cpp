@@ -29,9 +29,9 @@ namespace {
 
 QString pageText(int page, int para)
 {
-    static const QStringList subjects{QStringLiteral("The pump"), QStringLiteral("Each valve"),
+    static const QStringList subjects{QStringLiteral("The pump"),         QStringLiteral("Each valve"),
                                       QStringLiteral("The control unit"), QStringLiteral("A sensor"),
-                                      QStringLiteral("The operator"), QStringLiteral("The cooling loop")};
+                                      QStringLiteral("The operator"),     QStringLiteral("The cooling loop")};
     static const QStringList verbs{QStringLiteral("is checked"), QStringLiteral("is calibrated"),
                                    QStringLiteral("reports its state"), QStringLiteral("is cleaned"),
                                    QStringLiteral("is replaced")};
@@ -75,6 +75,7 @@ IndexReport runIndex(const QString& db, const std::string& model, qint64* collec
 int main(int argc, char** argv)
 {
     QGuiApplication app(argc, argv); // QPdfWriter needs fonts
+    std::setvbuf(stdout, nullptr, _IOLBF, 0); // each figure as it comes
     const QStringList args = app.arguments();
     std::string model = testsupport::findModel("all-MiniLM-L6-v2.F16.gguf");
     if (const qsizetype m = args.indexOf(QStringLiteral("--model")); m > 0 && m + 1 < args.size())
@@ -97,7 +98,8 @@ int main(int argc, char** argv)
     for (int start = 0; start < pages; start += 50, ++files) {
         QList<corpus::Section> sections;
         for (int p = start; p < std::min(pages, start + 50); ++p)
-            sections.append({QStringLiteral("Section %1").arg(p + 1), {pageText(p, 0), pageText(p, 1), pageText(p, 2)}});
+            sections.append(
+                {QStringLiteral("Section %1").arg(p + 1), {pageText(p, 0), pageText(p, 1), pageText(p, 2)}});
         corpus::writePdf(docs + QStringLiteral("/manual-%1.pdf").arg(files, 3, 10, QLatin1Char('0')), sections);
     }
     const QString db = dir.filePath(QStringLiteral("index.sqlite"));
@@ -126,8 +128,8 @@ int main(int argc, char** argv)
                                        {QStringLiteral("--child"), db2, QString::number(half),
                                         QStringLiteral("--model"), QString::fromStdString(model)});
     const IndexReport resumed = runIndex(db2, model, &id);
-    std::printf("killed after %d of %d files (exit %d); the resumed run indexed %d and skipped %d as done: %s\n",
-                half, files, code, resumed.indexed, resumed.unchanged,
+    std::printf("killed after %d of %d files (exit %d); the resumed run indexed %d and skipped %d as done: %s\n", half,
+                files, code, resumed.indexed, resumed.unchanged,
                 resumed.unchanged == half && resumed.indexed == files - half ? "no finished file redone" : "MISMATCH");
     return resumed.unchanged == half && second.chunks == 0 ? 0 : 1;
 }

@@ -78,10 +78,10 @@ public:
         if (!in.tokenTypes)
             throw Error("bert: the forward pass needs token types (ForwardInputs::tokenTypes)");
         const int64_t n = in.nTokens, dk = hp.headDimK;
-        Tensor x = g.getRows(w.tokenEmbd, in.tokens, n);                   // token embeddings [n_embd, n]
-        x = g.add(x, g.getRows(w.tokenTypes, in.tokenTypes, n));           // + segment embeddings
-        x = g.add(x, g.getRows(w.positionEmbd, in.positions, n));          // + learned positions
-        x = g.norm(x, &w.inputNorm, &w.inputNormBias, hp.normEps);         // LayerNorm
+        Tensor x = g.getRows(w.tokenEmbd, in.tokens, n);           // token embeddings [n_embd, n]
+        x = g.add(x, g.getRows(w.tokenTypes, in.tokenTypes, n));   // + segment embeddings
+        x = g.add(x, g.getRows(w.positionEmbd, in.positions, n));  // + learned positions
+        x = g.norm(x, &w.inputNorm, &w.inputNormBias, hp.normEps); // LayerNorm
         AttentionParams ap;
         ap.nHead = ap.nHeadKv = static_cast<int>(hp.nHead);
         ap.headDimK = ap.headDimV = static_cast<int>(dk);
@@ -90,14 +90,14 @@ public:
         for (int64_t il = 0; il < hp.nLayer; ++il) {
             g.setLayer(static_cast<int>(il));
             const LayerWeights& l = w.layers[static_cast<size_t>(il)];
-            Tensor q = g.add(g.matmul(l.wq, x), l.bq).splitRows(dk);           // queries [dk, heads, n]
-            Tensor k = g.add(g.matmul(l.wk, x), l.bk);                         // keys [heads·dk, n] = the cells
-            Tensor v = g.add(g.matmul(l.wv, x), l.bv);                         // values [heads·dk, n]
-            Tensor a = g.attention(q, k, v, ap);                               // softmax(q·kᵀ/√dk)·v, own sentence
-            a = g.add(g.matmul(l.wo, a), l.bo);                                // output projection + bias
+            Tensor q = g.add(g.matmul(l.wq, x), l.bq).splitRows(dk); // queries [dk, heads, n]
+            Tensor k = g.add(g.matmul(l.wk, x), l.bk);               // keys [heads·dk, n] = the cells
+            Tensor v = g.add(g.matmul(l.wv, x), l.bv);               // values [heads·dk, n]
+            Tensor a = g.attention(q, k, v, ap);                     // softmax(q·kᵀ/√dk)·v, own sentence
+            a = g.add(g.matmul(l.wo, a), l.bo);                      // output projection + bias
             x = g.norm(g.add(a, x), &l.attnPostNorm, &l.attnPostNormBias, hp.normEps); // residual, LayerNorm
-            Tensor h = g.gelu(g.add(g.matmul(l.ffnUp, x), l.ffnUpBias));       // GELU(up·x + b)
-            h = g.add(g.add(g.matmul(l.ffnDown, h), l.ffnDownBias), x);        // down + bias + residual
+            Tensor h = g.gelu(g.add(g.matmul(l.ffnUp, x), l.ffnUpBias));               // GELU(up·x + b)
+            h = g.add(g.add(g.matmul(l.ffnDown, h), l.ffnDownBias), x);                // down + bias + residual
             if (il + 1 < hp.nLayer)
                 x = g.norm(h, &l.ffnPostNorm, &l.ffnPostNormBias, hp.normEps); // LayerNorm
             else

@@ -86,9 +86,28 @@ void forEachWeight(ModelWeights& w, const std::function<void(Tensor&, int64_t)>&
     visit(w.inputNormBias, -1);
     for (size_t i = 0; i < w.layers.size(); ++i) {
         LayerWeights& l = w.layers[i];
-        for (Tensor* t : {&l.attnNorm, &l.wq, &l.wk, &l.wv, &l.wqkv, &l.bq, &l.bk, &l.bv, &l.qNorm, &l.kNorm, &l.wo,
-                          &l.attnPostNorm, &l.ffnNorm, &l.ffnGate, &l.ffnUp, &l.ffnDown, &l.ffnPostNorm, &l.bo,
-                          &l.ffnUpBias, &l.ffnDownBias, &l.attnPostNormBias, &l.ffnPostNormBias})
+        for (Tensor* t : {&l.attnNorm,
+                          &l.wq,
+                          &l.wk,
+                          &l.wv,
+                          &l.wqkv,
+                          &l.bq,
+                          &l.bk,
+                          &l.bv,
+                          &l.qNorm,
+                          &l.kNorm,
+                          &l.wo,
+                          &l.attnPostNorm,
+                          &l.ffnNorm,
+                          &l.ffnGate,
+                          &l.ffnUp,
+                          &l.ffnDown,
+                          &l.ffnPostNorm,
+                          &l.bo,
+                          &l.ffnUpBias,
+                          &l.ffnDownBias,
+                          &l.attnPostNormBias,
+                          &l.ffnPostNormBias})
             visit(*t, static_cast<int64_t>(i));
     }
     const auto out = static_cast<int64_t>(w.layers.size());

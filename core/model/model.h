@@ -47,13 +47,13 @@ struct LayerWeights {
 };
 
 struct ModelWeights {
-    Tensor tokenEmbd;           // [n_embd, n_vocab]
-    Tensor outputNorm;          // [n_embd]
-    Tensor output;              // [n_embd, n_vocab]; the token embedding when tied
-    Tensor ropeFreqs;           // llama3: [n_rot/2] frequency divisors (optional)
-    Tensor ropeLong, ropeShort; // phi3 longrope: [n_rot/2] (optional)
-    Tensor positionEmbd;        // bert: [n_embd, n_ctx_train] learned absolute positions
-    Tensor tokenTypes;          // bert: [n_embd, n_types] segment embeddings
+    Tensor tokenEmbd;                // [n_embd, n_vocab]
+    Tensor outputNorm;               // [n_embd]
+    Tensor output;                   // [n_embd, n_vocab]; the token embedding when tied
+    Tensor ropeFreqs;                // llama3: [n_rot/2] frequency divisors (optional)
+    Tensor ropeLong, ropeShort;      // phi3 longrope: [n_rot/2] (optional)
+    Tensor positionEmbd;             // bert: [n_embd, n_ctx_train] learned absolute positions
+    Tensor tokenTypes;               // bert: [n_embd, n_types] segment embeddings
     Tensor inputNorm, inputNormBias; // bert: token_embd_norm [n_embd], the LayerNorm of the embeddings
     std::vector<LayerWeights> layers;
 };

@@ -102,8 +102,8 @@ void Embedder::prepare(std::span<const std::vector<TokenId>> texts)
         for (size_t i = 0; i < texts[s].size(); ++i) {
             const TokenId id = texts[s][i];
             if (id < 0 || id >= nVocab)
-                throw Error("token id " + std::to_string(id) + " is outside the vocabulary (" +
-                            std::to_string(nVocab) + " tokens)");
+                throw Error("token id " + std::to_string(id) + " is outside the vocabulary (" + std::to_string(nVocab) +
+                            " tokens)");
             m_tokens.push_back(id);
             m_pos.push_back(static_cast<int32_t>(i));
             m_seq.push_back(static_cast<int32_t>(s));

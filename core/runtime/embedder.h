@@ -25,7 +25,11 @@
 
 namespace hearth {
 
-enum class Pooling : uint8_t { Mean, Cls, Last };
+enum class Pooling : uint8_t {
+    Mean,
+    Cls,
+    Last
+};
 
 struct EmbedderParams {
     int64_t batchTokens = 2048; // tokens per forward pass (a longer text gets a pass to itself)

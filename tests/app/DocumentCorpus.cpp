@@ -130,10 +130,11 @@ void writeDocx(const QString& path, const QList<Section>& pages)
                         .arg(xmlEscape(para.left(half)), xmlEscape(para.mid(half)));
         }
     }
-    const QString document = QStringLiteral(
-        "<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"yes\"?>"
-        "<w:document xmlns:w=\"http://schemas.openxmlformats.org/wordprocessingml/2006/main\"><w:body>%1"
-        "<w:sectPr/></w:body></w:document>").arg(body);
+    const QString document =
+        QStringLiteral("<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"yes\"?>"
+                       "<w:document xmlns:w=\"http://schemas.openxmlformats.org/wordprocessingml/2006/main\"><w:body>%1"
+                       "<w:sectPr/></w:body></w:document>")
+            .arg(body);
     writeZip(path,
              {{QStringLiteral("[Content_Types].xml"),
                QByteArray("<?xml version=\"1.0\" encoding=\"UTF-8\"?><Types xmlns=\"http://schemas.openxmlformats.org/"
@@ -158,11 +159,12 @@ void writeOdt(const QString& path, const QList<Section>& pages)
         for (const QString& para : pages[i].paragraphs)
             body += QStringLiteral("<text:p>%1</text:p>").arg(xmlEscape(para));
     }
-    const QString content = QStringLiteral(
-        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>"
-        "<office:document-content xmlns:office=\"urn:oasis:names:tc:opendocument:xmlns:office:1.0\" "
-        "xmlns:text=\"urn:oasis:names:tc:opendocument:xmlns:text:1.0\" office:version=\"1.3\">"
-        "<office:body><office:text>%1</office:text></office:body></office:document-content>").arg(body);
+    const QString content =
+        QStringLiteral("<?xml version=\"1.0\" encoding=\"UTF-8\"?>"
+                       "<office:document-content xmlns:office=\"urn:oasis:names:tc:opendocument:xmlns:office:1.0\" "
+                       "xmlns:text=\"urn:oasis:names:tc:opendocument:xmlns:text:1.0\" office:version=\"1.3\">"
+                       "<office:body><office:text>%1</office:text></office:body></office:document-content>")
+            .arg(body);
     writeZip(path, {{QStringLiteral("mimetype"), QByteArray("application/vnd.oasis.opendocument.text")},
                     {QStringLiteral("META-INF/manifest.xml"),
                      QByteArray("<?xml version=\"1.0\" encoding=\"UTF-8\"?><manifest:manifest xmlns:manifest=\"urn:"
@@ -193,8 +195,8 @@ void writeHtml(const QString& path, const QString& title, const QList<Section>& 
     for (const Section& s : sections) {
         html += QStringLiteral("<section><h2>%1</h2>\n").arg(s.heading.toHtmlEscaped());
         for (const QString& p : s.paragraphs)
-            html += QStringLiteral("<p>%1</p>\n").arg(p.toHtmlEscaped().replace(QLatin1String("&quot;"),
-                                                                                QLatin1String("&#34;")));
+            html += QStringLiteral("<p>%1</p>\n")
+                        .arg(p.toHtmlEscaped().replace(QLatin1String("&quot;"), QLatin1String("&#34;")));
         html += QStringLiteral("</section>\n");
     }
     writeText(path, html + QStringLiteral("</body></html>\n"));

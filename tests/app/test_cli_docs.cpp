@@ -89,8 +89,8 @@ private slots:
         QVERIFY(done >= 3);
         p.kill();
         p.waitForFinished();
-        const Run r = hearth({QStringLiteral("docs"), QStringLiteral("index"), QStringLiteral("manuals"),
-                              QStringLiteral("--json")});
+        const Run r = hearth(
+            {QStringLiteral("docs"), QStringLiteral("index"), QStringLiteral("manuals"), QStringLiteral("--json")});
         QCOMPARE(r.code, 0);
         const QJsonObject report = lastJson(r.out);
         QVERIFY(report.value(QStringLiteral("done")).toBool());
@@ -116,15 +116,16 @@ private slots:
         const QJsonArray hits = lastJson(r.out).value(QStringLiteral("hits")).toArray();
         QVERIFY(!hits.isEmpty() && hits.size() <= 3);
         const QJsonObject top = hits[0].toObject();
-        QVERIFY2(top.value(QStringLiteral("file")).toString().endsWith(QLatin1String("manual-5.pdf")), r.out.constData());
+        QVERIFY2(top.value(QStringLiteral("file")).toString().endsWith(QLatin1String("manual-5.pdf")),
+                 r.out.constData());
         QCOMPARE(top.value(QStringLiteral("page")).toInt(), 2);
         QCOMPARE(top.value(QStringLiteral("page_label")).toString(), QStringLiteral("2"));
         QCOMPARE(top.value(QStringLiteral("heading")).toString(), QStringLiteral("Part 2"));
         QVERIFY(top.value(QStringLiteral("text")).toString().contains(QLatin1String("unit 51 opens at 21 bar")));
         QVERIFY(top.value(QStringLiteral("score")).toDouble() > 0);
 
-        const Run l = hearth({QStringLiteral("docs"), QStringLiteral("list"), QStringLiteral("manuals"),
-                              QStringLiteral("--json")});
+        const Run l = hearth(
+            {QStringLiteral("docs"), QStringLiteral("list"), QStringLiteral("manuals"), QStringLiteral("--json")});
         const QJsonArray docs = lastJson(l.out).value(QStringLiteral("documents")).toArray();
         QCOMPARE(docs.size(), 9);
         int indexed = 0;
@@ -143,10 +144,10 @@ private slots:
         const std::string smol = testsupport::smolLm2Path();
         if (smol.empty())
             QSKIP(testsupport::kModelsMissing);
-        const Run r = hearth({QStringLiteral("docs"), QStringLiteral("ask"), QStringLiteral("manuals"),
-                              QStringLiteral("At what pressure does the valve of unit 51 open?"), QStringLiteral("-m"),
-                              QString::fromStdString(smol), QStringLiteral("-k"), QStringLiteral("3"),
-                              QStringLiteral("--json")});
+        const Run r =
+            hearth({QStringLiteral("docs"), QStringLiteral("ask"), QStringLiteral("manuals"),
+                    QStringLiteral("At what pressure does the valve of unit 51 open?"), QStringLiteral("-m"),
+                    QString::fromStdString(smol), QStringLiteral("-k"), QStringLiteral("3"), QStringLiteral("--json")});
         QVERIFY2(r.code == 0, r.err.constData());
         const QJsonObject o = lastJson(r.out);
         qInfo("answer: %s", qPrintable(o.value(QStringLiteral("answer")).toString()));
@@ -165,7 +166,8 @@ private slots:
         QProcess p;
         p.start(QStringLiteral(HEARTH_CLI),
                 {QStringLiteral("embed"), QStringLiteral("-m"),
-                 QString::fromStdString(testsupport::findModel("all-MiniLM-L6-v2.F16.gguf")), QStringLiteral("--json")});
+                 QString::fromStdString(testsupport::findModel("all-MiniLM-L6-v2.F16.gguf")),
+                 QStringLiteral("--json")});
         p.write("first line\nsecond line\n");
         p.closeWriteChannel();
         QVERIFY(p.waitForFinished(60000));
@@ -176,8 +178,10 @@ private slots:
         QCOMPARE(hearth({QStringLiteral("docs"), QStringLiteral("remove"), QStringLiteral("manuals")}).code, 0);
         const Run l = hearth({QStringLiteral("docs"), QStringLiteral("list"), QStringLiteral("--json")});
         QVERIFY(lastJson(l.out).value(QStringLiteral("collections")).toArray().isEmpty());
-        QCOMPARE(hearth({QStringLiteral("docs"), QStringLiteral("search"), QStringLiteral("manuals"),
-                         QStringLiteral("x")}).code, 1);
+        QCOMPARE(
+            hearth({QStringLiteral("docs"), QStringLiteral("search"), QStringLiteral("manuals"), QStringLiteral("x")})
+                .code,
+            1);
     }
 };
 

@@ -64,7 +64,8 @@ QByteArray handPdf(const QStringList& pageTexts, const QByteArray& pageLabels, b
         pdf += QByteArray::number(o).rightJustified(10, '0') + " 00000 n \n";
     pdf += "trailer\n<< /Size " + QByteArray::number(objs.size() + 1) + " /Root 1 0 R";
     if (encrypted)
-        pdf += " /Encrypt " + QByteArray::number(encrypt) + " 0 R /ID [<0123456789abcdef0123456789abcdef>"
+        pdf += " /Encrypt " + QByteArray::number(encrypt) +
+               " 0 R /ID [<0123456789abcdef0123456789abcdef>"
                "<0123456789abcdef0123456789abcdef>]";
     pdf += " >>\nstartxref\n" + QByteArray::number(xref) + "\n%%EOF\n";
     return pdf;
@@ -108,9 +109,10 @@ private:
 private slots:
     void pdfParagraphsHeadingsAndPages()
     {
-        const QString long1 = QStringLiteral("The first paragraph is long enough to wrap over several lines of the page, "
-                                             "so its lines must be joined again into one paragraph of text with "
-                                             "spaces where the line breaks were, and nothing lost at the ends.");
+        const QString long1 =
+            QStringLiteral("The first paragraph is long enough to wrap over several lines of the page, "
+                           "so its lines must be joined again into one paragraph of text with "
+                           "spaces where the line breaks were, and nothing lost at the ends.");
         corpus::writePdf(path("a.pdf"), {{QStringLiteral("Getting Started"), {long1, QStringLiteral("Second one.")}},
                                          {QStringLiteral("Next Steps"), {QStringLiteral("Page two text.")}}});
         const Extracted e = extractDocument(path("a.pdf"));
@@ -130,9 +132,9 @@ private slots:
 
     void pdfPageLabels()
     {
-        writeBytes(path("labels.pdf"),
-                   handPdf({QStringLiteral("Preface text"), QStringLiteral("More preface"), QStringLiteral("Chapter one")},
-                           "<< /Nums [0 << /S /r >> 2 << /S /D >>] >>", false));
+        writeBytes(path("labels.pdf"), handPdf({QStringLiteral("Preface text"), QStringLiteral("More preface"),
+                                                QStringLiteral("Chapter one")},
+                                               "<< /Nums [0 << /S /r >> 2 << /S /D >>] >>", false));
         const Extracted e = extractDocument(path("labels.pdf"));
         QCOMPARE(e.pages, 3);
         QCOMPARE(e.blocks.size(), 3);
@@ -268,10 +270,13 @@ private slots:
         for (int i = 0; i < 40; ++i)
             sentences << QStringLiteral("Sentence number %1 has exactly seven words.").arg(i);
         TextBlock h{QStringLiteral("Alpha"), 1, QStringLiteral("1"), {QStringLiteral("Alpha")}, true, 0};
-        TextBlock p1{sentences.mid(0, 20).join(QLatin1Char(' ')), 1, QStringLiteral("1"), {QStringLiteral("Alpha")}, false, 0};
-        TextBlock p2{sentences.mid(20, 10).join(QLatin1Char(' ')), 2, QStringLiteral("2"), {QStringLiteral("Alpha")}, false, 0};
+        TextBlock p1{
+            sentences.mid(0, 20).join(QLatin1Char(' ')), 1, QStringLiteral("1"), {QStringLiteral("Alpha")}, false, 0};
+        TextBlock p2{
+            sentences.mid(20, 10).join(QLatin1Char(' ')), 2, QStringLiteral("2"), {QStringLiteral("Alpha")}, false, 0};
         TextBlock h2{QStringLiteral("Beta"), 2, QStringLiteral("2"), {QStringLiteral("Beta")}, true, 0};
-        TextBlock p3{sentences.mid(30).join(QLatin1Char(' ')), 2, QStringLiteral("2"), {QStringLiteral("Beta")}, false, 0};
+        TextBlock p3{
+            sentences.mid(30).join(QLatin1Char(' ')), 2, QStringLiteral("2"), {QStringLiteral("Beta")}, false, 0};
         doc.blocks = {h, p1, p2, h2, p3};
         ChunkParams cp;
         cp.target = 30;
@@ -286,8 +291,8 @@ private slots:
             QCOMPARE(c.tokens, words(c.text));
             QVERIFY(c.headingPath == QLatin1String("Alpha") || c.headingPath == QLatin1String("Beta"));
             // Never across the heading: Beta's sentences only under Beta.
-            QCOMPARE(c.text.contains(QLatin1String("number 35")), c.headingPath == QLatin1String("Beta") &&
-                                                                   c.text.contains(QLatin1String("number 35")));
+            QCOMPARE(c.text.contains(QLatin1String("number 35")),
+                     c.headingPath == QLatin1String("Beta") && c.text.contains(QLatin1String("number 35")));
             QVERIFY(c.pageTo - c.pageFrom <= 1);
             if (i > 0 && chunks[i - 1].headingPath == c.headingPath) {
                 const QString firstSentence = splitSentences(c.text).first();

@@ -97,12 +97,13 @@ private slots:
         QSignalSpy finished(&job, &IndexJob::finished);
         job.watch({m_collection});
         for (int i = 0; i < 3; ++i) {
-            writeNote(QStringLiteral("burst-%1.md").arg(i), QStringLiteral("# Burst %1\n\nWritten in a burst.\n").arg(i));
+            writeNote(QStringLiteral("burst-%1.md").arg(i),
+                      QStringLiteral("# Burst %1\n\nWritten in a burst.\n").arg(i));
             QTest::qWait(200);
         }
         QVERIFY(finished.wait(120000));
         const IndexReport r = finished[0][1].value<IndexReport>();
-        QCOMPARE(r.indexed, 4); // the three new notes and note-9 (cancelled before)
+        QCOMPARE(r.indexed, 4);        // the three new notes and note-9 (cancelled before)
         QVERIFY(!finished.wait(3000)); // one run for the burst
     }
 };

@@ -91,8 +91,8 @@ private slots:
         QCOMPARE(r.indexed, 6);
         QVERIFY(r.issues.isEmpty());
         QCOMPARE(r.pages, 36);
-        qInfo("indexed %d files, %d pages, %lld chunks in %.2f s (embedding %.2f s, %.1f chunks/s)", r.indexed,
-              r.pages, static_cast<long long>(r.chunks), r.seconds, r.embedSeconds,
+        qInfo("indexed %d files, %d pages, %lld chunks in %.2f s (embedding %.2f s, %.1f chunks/s)", r.indexed, r.pages,
+              static_cast<long long>(r.chunks), r.seconds, r.embedSeconds,
               r.embedSeconds > 0 ? double(r.chunks) / r.embedSeconds : 0.0);
         for (const DocumentRow& d : m_store->documents(m_collection))
             QVERIFY2(d.status == DocStatus::Indexed && d.chunks > 0, qPrintable(d.path));

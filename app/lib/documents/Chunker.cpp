@@ -30,7 +30,8 @@ QStringList splitLong(const QString& s, int max, const TokenCounter& count)
     QStringList out;
     QString cur;
     for (const QString& w : words) {
-        const QString next = cur.isEmpty() ? w : cur + (s.contains(QLatin1Char(' ')) ? QStringLiteral(" ") : QString()) + w;
+        const QString next =
+            cur.isEmpty() ? w : cur + (s.contains(QLatin1Char(' ')) ? QStringLiteral(" ") : QString()) + w;
         if (!cur.isEmpty() && count(next) > max) {
             out.append(cur);
             cur = w;

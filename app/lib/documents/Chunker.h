@@ -16,12 +16,12 @@
 namespace documents {
 
 struct Chunk {
-    QString text;        // what is shown and searched
-    QString headingPath; // "Chapter > Section" ("" at the top)
+    QString text;                 // what is shown and searched
+    QString headingPath;          // "Chapter > Section" ("" at the top)
     int pageFrom = 0, pageTo = 0; // 0 for formats without pages
-    QString pageLabel;   // the label of pageFrom
-    int line = 0;        // first source line (text formats)
-    int tokens = 0;      // embedder tokens of text
+    QString pageLabel;            // the label of pageFrom
+    int line = 0;                 // first source line (text formats)
+    int tokens = 0;               // embedder tokens of text
     // What is embedded: the heading path, then the text.
     QString embedText() const { return headingPath.isEmpty() ? text : headingPath + QStringLiteral("\n") + text; }
 };

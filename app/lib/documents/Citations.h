@@ -20,9 +20,9 @@ QString contextBlock(const QList<Passage>& passages);
 QString answerInstruction();
 
 struct CitedAnswer {
-    QString text;           // the answer with unknown [n] removed
-    QList<int> cited;       // the numbers it cites, in order of first use, all in 1..count
-    QList<int> dropped;     // numbers it cited that were not in the context
+    QString text;       // the answer with unknown [n] removed
+    QList<int> cited;   // the numbers it cites, in order of first use, all in 1..count
+    QList<int> dropped; // numbers it cited that were not in the context
 };
 
 CitedAnswer checkCitations(const QString& answer, int count);

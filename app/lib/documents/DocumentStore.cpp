@@ -102,8 +102,8 @@ const QString kDocumentColumns = QStringLiteral(
     "d.id, d.collection_id, d.path, d.size, d.mtime, d.sha256, d.format, d.pages, d.status, d.error, d.model,"
     " (SELECT COUNT(*) FROM doc_chunks c WHERE c.document_id = d.id)");
 
-const QString kChunkColumns = QStringLiteral(
-    "c.id, c.document_id, c.ordinal, d.path, c.text, c.heading, c.page_from, c.page_to, c.page_label, c.line, c.tokens");
+const QString kChunkColumns = QStringLiteral("c.id, c.document_id, c.ordinal, d.path, c.text, c.heading, c.page_from, "
+                                             "c.page_to, c.page_label, c.line, c.tokens");
 
 ChunkRow readChunk(const QSqlQuery& q)
 {
@@ -138,7 +138,8 @@ QString statusName(DocStatus s)
 
 DocStatus statusFromName(const QString& s)
 {
-    for (DocStatus d : {DocStatus::Pending, DocStatus::Indexed, DocStatus::Failed, DocStatus::Skipped, DocStatus::Empty})
+    for (DocStatus d :
+         {DocStatus::Pending, DocStatus::Indexed, DocStatus::Failed, DocStatus::Skipped, DocStatus::Empty})
         if (statusName(d) == s)
             return d;
     return DocStatus::Pending;
@@ -167,15 +168,17 @@ const QSet<QString>& stopwords()
     static const QSet<QString> words = [] {
         QSet<QString> s;
         for (const char* w :
-             {"a", "about", "after", "again", "all", "also", "an", "and", "any", "are", "as", "at", "be", "been",
-              "before", "being", "between", "both", "but", "by", "can", "could", "did", "do", "does", "doing", "done",
-              "during", "each", "else", "for", "from", "get", "gets", "got", "had", "has", "have", "having", "he",
-              "her", "here", "hers", "him", "his", "how", "i", "if", "in", "into", "is", "it", "its", "just", "me",
-              "more", "most", "much", "must", "my", "no", "nor", "not", "now", "of", "off", "on", "once", "one", "only",
-              "or", "other", "our", "ours", "out", "over", "own", "same", "shall", "she", "should", "so", "some",
-              "such", "than", "that", "the", "their", "them", "then", "there", "these", "they", "this", "those",
-              "through", "to", "too", "under", "until", "up", "us", "very", "was", "we", "were", "what", "when",
-              "where", "which", "while", "who", "whom", "why", "will", "with", "would", "you", "your", "yours"})
+             {"a",     "about", "after", "again",  "all",   "also",    "an",    "and",     "any",  "are",   "as",
+              "at",    "be",    "been",  "before", "being", "between", "both",  "but",     "by",   "can",   "could",
+              "did",   "do",    "does",  "doing",  "done",  "during",  "each",  "else",    "for",  "from",  "get",
+              "gets",  "got",   "had",   "has",    "have",  "having",  "he",    "her",     "here", "hers",  "him",
+              "his",   "how",   "i",     "if",     "in",    "into",    "is",    "it",      "its",  "just",  "me",
+              "more",  "most",  "much",  "must",   "my",    "no",      "nor",   "not",     "now",  "of",    "off",
+              "on",    "once",  "one",   "only",   "or",    "other",   "our",   "ours",    "out",  "over",  "own",
+              "same",  "shall", "she",   "should", "so",    "some",    "such",  "than",    "that", "the",   "their",
+              "them",  "then",  "there", "these",  "they",  "this",    "those", "through", "to",   "too",   "under",
+              "until", "up",    "us",    "very",   "was",   "we",      "were",  "what",    "when", "where", "which",
+              "while", "who",   "whom",  "why",    "will",  "with",    "would", "you",     "your", "yours"})
             s.insert(QString::fromLatin1(w));
         return s;
     }();
@@ -246,7 +249,8 @@ QList<CollectionRow> DocumentStore::collections()
         "SELECT c.id, c.name,"
         " (SELECT COUNT(*) FROM doc_documents d WHERE d.collection_id = c.id),"
         " (SELECT COUNT(*) FROM doc_documents d WHERE d.collection_id = c.id AND d.status = 'indexed'),"
-        " (SELECT COUNT(*) FROM doc_documents d WHERE d.collection_id = c.id AND d.status IN ('failed','skipped','empty')),"
+        " (SELECT COUNT(*) FROM doc_documents d WHERE d.collection_id = c.id AND d.status IN "
+        "('failed','skipped','empty')),"
         " (SELECT COUNT(*) FROM doc_chunks k JOIN doc_documents d ON k.document_id = d.id WHERE d.collection_id = c.id)"
         " FROM doc_collections c ORDER BY c.name"));
     while (q.next()) {

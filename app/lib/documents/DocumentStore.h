@@ -34,7 +34,13 @@ struct CollectionRow {
     qint64 chunks = 0;
 };
 
-enum class DocStatus { Pending, Indexed, Failed, Skipped, Empty };
+enum class DocStatus {
+    Pending,
+    Indexed,
+    Failed,
+    Skipped,
+    Empty
+};
 QString statusName(DocStatus s);
 DocStatus statusFromName(const QString& s);
 

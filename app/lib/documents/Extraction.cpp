@@ -13,18 +13,49 @@ struct Entry {
 };
 
 const Entry kByExtension[] = {
-    {"pdf", pdfExtractor},   {"docx", docxExtractor}, {"odt", odtExtractor},        {"md", markdownExtractor},
-    {"markdown", markdownExtractor}, {"html", htmlExtractor}, {"htm", htmlExtractor}, {"xhtml", htmlExtractor},
-    {"txt", plainTextExtractor}, {"text", plainTextExtractor}, {"rst", plainTextExtractor},
-    {"adoc", plainTextExtractor}, {"csv", plainTextExtractor}, {"log", plainTextExtractor},
+    {"pdf", pdfExtractor},
+    {"docx", docxExtractor},
+    {"odt", odtExtractor},
+    {"md", markdownExtractor},
+    {"markdown", markdownExtractor},
+    {"html", htmlExtractor},
+    {"htm", htmlExtractor},
+    {"xhtml", htmlExtractor},
+    {"txt", plainTextExtractor},
+    {"text", plainTextExtractor},
+    {"rst", plainTextExtractor},
+    {"adoc", plainTextExtractor},
+    {"csv", plainTextExtractor},
+    {"log", plainTextExtractor},
     // Source code and configuration: read as text, one block per paragraph.
-    {"c", codeExtractor},    {"h", codeExtractor},    {"cc", codeExtractor},        {"cpp", codeExtractor},
-    {"hpp", codeExtractor},  {"cxx", codeExtractor},  {"py", codeExtractor},        {"js", codeExtractor},
-    {"ts", codeExtractor},   {"java", codeExtractor}, {"go", codeExtractor},        {"rs", codeExtractor},
-    {"rb", codeExtractor},   {"php", codeExtractor},  {"cs", codeExtractor},        {"swift", codeExtractor},
-    {"kt", codeExtractor},   {"sh", codeExtractor},   {"qml", codeExtractor},       {"sql", codeExtractor},
-    {"json", codeExtractor}, {"yaml", codeExtractor}, {"yml", codeExtractor},       {"toml", codeExtractor},
-    {"xml", codeExtractor},  {"css", codeExtractor},  {"cmake", codeExtractor},     {"ini", codeExtractor},
+    {"c", codeExtractor},
+    {"h", codeExtractor},
+    {"cc", codeExtractor},
+    {"cpp", codeExtractor},
+    {"hpp", codeExtractor},
+    {"cxx", codeExtractor},
+    {"py", codeExtractor},
+    {"js", codeExtractor},
+    {"ts", codeExtractor},
+    {"java", codeExtractor},
+    {"go", codeExtractor},
+    {"rs", codeExtractor},
+    {"rb", codeExtractor},
+    {"php", codeExtractor},
+    {"cs", codeExtractor},
+    {"swift", codeExtractor},
+    {"kt", codeExtractor},
+    {"sh", codeExtractor},
+    {"qml", codeExtractor},
+    {"sql", codeExtractor},
+    {"json", codeExtractor},
+    {"yaml", codeExtractor},
+    {"yml", codeExtractor},
+    {"toml", codeExtractor},
+    {"xml", codeExtractor},
+    {"css", codeExtractor},
+    {"cmake", codeExtractor},
+    {"ini", codeExtractor},
 };
 
 } // namespace
@@ -60,7 +91,8 @@ Extracted extractDocument(const QString& path, const ExtractOptions& options)
     if (info.size() == 0)
         throw ExtractionError(ExtractStatus::Empty, QStringLiteral("the file is empty (0 bytes)"));
     if (info.size() > options.maxFileBytes)
-        throw ExtractionError(ExtractStatus::Skipped, QStringLiteral("larger than %1 MiB").arg(options.maxFileBytes >> 20));
+        throw ExtractionError(ExtractStatus::Skipped,
+                              QStringLiteral("larger than %1 MiB").arg(options.maxFileBytes >> 20));
     Extracted out = e->extract(path, options);
     out.format = e->format();
     bool any = false;

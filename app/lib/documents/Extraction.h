@@ -37,7 +37,11 @@ struct Extracted {
     QList<TextBlock> blocks;
 };
 
-enum class ExtractStatus { Skipped, Failed, Empty };
+enum class ExtractStatus {
+    Skipped,
+    Failed,
+    Empty
+};
 
 class ExtractionError : public std::runtime_error {
 public:
@@ -53,8 +57,8 @@ private:
 };
 
 struct ExtractOptions {
-    qint64 maxFileBytes = qint64{512} << 20;       // larger files are skipped
-    qint64 maxExpandedBytes = qint64{256} << 20;   // a zip member may inflate to this much (zip bombs)
+    qint64 maxFileBytes = qint64{512} << 20;     // larger files are skipped
+    qint64 maxExpandedBytes = qint64{256} << 20; // a zip member may inflate to this much (zip bombs)
     int maxPdfPages = 20000;
 };
 

@@ -117,7 +117,8 @@ void IndexJob::startNext()
     m_cancel.store(false);
     emit runningChanged();
     const qint64 c = m_current;
-    QMetaObject::invokeMethod(m_worker, [w = m_worker, c] { w->run(c); }, Qt::QueuedConnection);
+    QMetaObject::invokeMethod(
+        m_worker, [w = m_worker, c] { w->run(c); }, Qt::QueuedConnection);
 }
 
 void IndexJob::onFinished(qint64 collection, const IndexReport& report)

@@ -32,8 +32,8 @@ void walk(const QString& dir, QSet<QString>& visited, QStringList& files, QList<
 {
     const QString canonical = QFileInfo(dir).canonicalFilePath();
     if (visited.contains(canonical)) {
-        issues.append({dir, QStringLiteral("skipped"), QStringLiteral("symlink loop: the folder %1 is already being read")
-                                                           .arg(canonical)});
+        issues.append({dir, QStringLiteral("skipped"),
+                       QStringLiteral("symlink loop: the folder %1 is already being read").arg(canonical)});
         return;
     }
     visited.insert(canonical);
@@ -134,9 +134,9 @@ IndexReport Indexer::run(qint64 collection, const IndexControl& control)
         const double s = report.embedSeconds;
         progress.chunksPerSecond = s > 0 ? double(report.chunks) / s : 0.0;
         const double elapsed = double(timer.elapsed()) / 1000.0;
-        progress.etaSeconds = progress.filesDone > 0 ? elapsed / progress.filesDone *
-                                                          double(progress.filesTotal - progress.filesDone)
-                                                    : -1.0;
+        progress.etaSeconds = progress.filesDone > 0
+                                  ? elapsed / progress.filesDone * double(progress.filesTotal - progress.filesDone)
+                                  : -1.0;
     }
     progress.currentFile.clear();
     if (control.progress)

@@ -163,8 +163,9 @@ public:
                 if (name == u"p" || name == u"h") {
                     if (depth++ == 0) {
                         para.clear();
-                        level = name == u"h" ? std::max(1, xml.attributes().value(QLatin1String("text:outline-level")).toInt())
-                                             : 0;
+                        level = name == u"h"
+                                    ? std::max(1, xml.attributes().value(QLatin1String("text:outline-level")).toInt())
+                                    : 0;
                     }
                 } else if (name == u"s") {
                     const int n = xml.attributes().value(QLatin1String("text:c")).toInt();

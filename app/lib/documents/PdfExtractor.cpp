@@ -110,7 +110,8 @@ public:
         if (out.pages <= 0)
             throw ExtractionError(ExtractStatus::Failed, QStringLiteral("the PDF has no pages"));
         if (out.pages > options.maxPdfPages)
-            throw ExtractionError(ExtractStatus::Skipped, QStringLiteral("more than %1 pages").arg(options.maxPdfPages));
+            throw ExtractionError(ExtractStatus::Skipped,
+                                  QStringLiteral("more than %1 pages").arg(options.maxPdfPages));
         HeadingPath headings;
         qint64 chars = 0;
         // The body text's line height and pitch over the whole document (a
@@ -167,9 +168,9 @@ public:
             flush();
         }
         if (chars == 0)
-            throw ExtractionError(ExtractStatus::Empty,
-                                  QStringLiteral("scanned PDF: no text layer on its %1 pages (OCR is not enabled)")
-                                      .arg(out.pages));
+            throw ExtractionError(
+                ExtractStatus::Empty,
+                QStringLiteral("scanned PDF: no text layer on its %1 pages (OCR is not enabled)").arg(out.pages));
         return out;
     }
 };

@@ -40,7 +40,9 @@ QString rankModeName(RankMode m)
     return {};
 }
 
-Retriever::Retriever(DocumentStore& store, hearth::Embedder& embedder) : m_store(store), m_embedder(embedder) {}
+Retriever::Retriever(DocumentStore& store, hearth::Embedder& embedder) : m_store(store), m_embedder(embedder)
+{
+}
 
 void Retriever::load(const QList<qint64>& collections)
 {
@@ -109,7 +111,8 @@ QList<Passage> Retriever::search(const QString& query, const SearchParams& param
                 group.append(picked[j]);
             }
         }
-        std::sort(group.begin(), group.end(), [](const ChunkRow& a, const ChunkRow& b) { return a.ordinal < b.ordinal; });
+        std::sort(group.begin(), group.end(),
+                  [](const ChunkRow& a, const ChunkRow& b) { return a.ordinal < b.ordinal; });
         Passage p;
         p.path = group.first().path;
         p.pageFrom = group.first().chunk.pageFrom;
@@ -119,7 +122,8 @@ QList<Passage> Retriever::search(const QString& query, const SearchParams& param
         p.line = group.first().chunk.line;
         p.score = scores[i];
         for (const ChunkRow& c : group) {
-            p.text = p.text.isEmpty() ? c.chunk.text : p.text + QStringLiteral(" ") + withoutOverlap(p.text, c.chunk.text);
+            p.text =
+                p.text.isEmpty() ? c.chunk.text : p.text + QStringLiteral(" ") + withoutOverlap(p.text, c.chunk.text);
             p.tokens += c.chunk.tokens;
             p.chunkIds.append(c.id);
         }

@@ -21,7 +21,11 @@ class Embedder;
 
 namespace documents {
 
-enum class RankMode { Hybrid, Keyword, Vector };
+enum class RankMode {
+    Hybrid,
+    Keyword,
+    Vector
+};
 
 struct SearchParams {
     int k = 5;

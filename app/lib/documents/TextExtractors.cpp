@@ -7,10 +7,10 @@
 #include "documents/Extraction.h"
 
 #include <QFile>
-#include <QRegularExpression>
-#include <QStringDecoder>
 #include <QHash>
+#include <QRegularExpression>
 #include <QSet>
+#include <QStringDecoder>
 
 namespace documents {
 
@@ -55,7 +55,8 @@ qsizetype invalidUtf8At(const QByteArray& b)
                 return i;
             cp = (cp << 6) | (s[i + k] & 0x3F);
         }
-        if ((len == 3 && (cp < 0x800 || (cp >= 0xD800 && cp <= 0xDFFF))) || (len == 4 && (cp < 0x10000 || cp > 0x10FFFF)))
+        if ((len == 3 && (cp < 0x800 || (cp >= 0xD800 && cp <= 0xDFFF))) ||
+            (len == 4 && (cp < 0x10000 || cp > 0x10FFFF)))
             return i;
         i += len;
     }
@@ -164,7 +165,8 @@ public:
                 }
                 // "Title" over "=====" or "-----" (and the title is not a list item).
                 if (i + 1 < lines.size() && !l.trimmed().isEmpty() && setext.match(lines[i + 1]).hasMatch() &&
-                    !l.trimmed().startsWith(QLatin1Char('-')) && (section.isEmpty() || section.last().trimmed().isEmpty())) {
+                    !l.trimmed().startsWith(QLatin1Char('-')) &&
+                    (section.isEmpty() || section.last().trimmed().isEmpty())) {
                     heading(lines[i + 1].trimmed().startsWith(QLatin1Char('=')) ? 1 : 2, l, i + 1);
                     ++i;
                     sectionStart = i + 2;
@@ -215,15 +217,16 @@ public:
             out.blocks.append(b);
         };
         static const QSet<QString> blocks{
-            QStringLiteral("p"),       QStringLiteral("div"),    QStringLiteral("br"),      QStringLiteral("li"),
-            QStringLiteral("ul"),      QStringLiteral("ol"),     QStringLiteral("tr"),      QStringLiteral("td"),
-            QStringLiteral("th"),      QStringLiteral("table"),  QStringLiteral("section"), QStringLiteral("article"),
-            QStringLiteral("header"),  QStringLiteral("footer"), QStringLiteral("nav"),     QStringLiteral("aside"),
-            QStringLiteral("main"),    QStringLiteral("blockquote"), QStringLiteral("pre"), QStringLiteral("hr"),
-            QStringLiteral("dd"),      QStringLiteral("dt"),     QStringLiteral("figcaption"), QStringLiteral("body")};
-        static const QSet<QString> hidden{QStringLiteral("script"), QStringLiteral("style"),
-                                          QStringLiteral("template"), QStringLiteral("head"),
-                                          QStringLiteral("noscript")};
+            QStringLiteral("p"),      QStringLiteral("div"),        QStringLiteral("br"),
+            QStringLiteral("li"),     QStringLiteral("ul"),         QStringLiteral("ol"),
+            QStringLiteral("tr"),     QStringLiteral("td"),         QStringLiteral("th"),
+            QStringLiteral("table"),  QStringLiteral("section"),    QStringLiteral("article"),
+            QStringLiteral("header"), QStringLiteral("footer"),     QStringLiteral("nav"),
+            QStringLiteral("aside"),  QStringLiteral("main"),       QStringLiteral("blockquote"),
+            QStringLiteral("pre"),    QStringLiteral("hr"),         QStringLiteral("dd"),
+            QStringLiteral("dt"),     QStringLiteral("figcaption"), QStringLiteral("body")};
+        static const QSet<QString> hidden{QStringLiteral("script"), QStringLiteral("style"), QStringLiteral("template"),
+                                          QStringLiteral("head"), QStringLiteral("noscript")};
         qsizetype i = 0;
         const qsizetype n = html.size();
         while (i < n) {
@@ -274,14 +277,14 @@ private:
         if (!s.contains(QLatin1Char('&')))
             return s;
         static const QHash<QString, QString> named{
-            {QStringLiteral("amp"), QStringLiteral("&")},   {QStringLiteral("lt"), QStringLiteral("<")},
-            {QStringLiteral("gt"), QStringLiteral(">")},    {QStringLiteral("quot"), QStringLiteral("\"")},
-            {QStringLiteral("apos"), QStringLiteral("'")},  {QStringLiteral("nbsp"), QStringLiteral(" ")},
-            {QStringLiteral("mdash"), QStringLiteral("—")}, {QStringLiteral("ndash"), QStringLiteral("–")},
+            {QStringLiteral("amp"), QStringLiteral("&")},    {QStringLiteral("lt"), QStringLiteral("<")},
+            {QStringLiteral("gt"), QStringLiteral(">")},     {QStringLiteral("quot"), QStringLiteral("\"")},
+            {QStringLiteral("apos"), QStringLiteral("'")},   {QStringLiteral("nbsp"), QStringLiteral(" ")},
+            {QStringLiteral("mdash"), QStringLiteral("—")},  {QStringLiteral("ndash"), QStringLiteral("–")},
             {QStringLiteral("hellip"), QStringLiteral("…")}, {QStringLiteral("copy"), QStringLiteral("©")},
-            {QStringLiteral("rsquo"), QStringLiteral("’")}, {QStringLiteral("lsquo"), QStringLiteral("‘")},
-            {QStringLiteral("rdquo"), QStringLiteral("”")}, {QStringLiteral("ldquo"), QStringLiteral("“")},
-            {QStringLiteral("euro"), QStringLiteral("€")},  {QStringLiteral("deg"), QStringLiteral("°")}};
+            {QStringLiteral("rsquo"), QStringLiteral("’")},  {QStringLiteral("lsquo"), QStringLiteral("‘")},
+            {QStringLiteral("rdquo"), QStringLiteral("”")},  {QStringLiteral("ldquo"), QStringLiteral("“")},
+            {QStringLiteral("euro"), QStringLiteral("€")},   {QStringLiteral("deg"), QStringLiteral("°")}};
         static const QRegularExpression ref(QStringLiteral("&(#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[a-zA-Z]{2,8});"));
         QString out;
         qsizetype last = 0;
@@ -293,7 +296,7 @@ private:
             if (name.startsWith(QLatin1Char('#'))) {
                 bool ok = false;
                 const uint cp = name.at(1).toLower() == QLatin1Char('x') ? name.mid(2).toUInt(&ok, 16)
-                                                                        : name.mid(1).toUInt(&ok, 10);
+                                                                         : name.mid(1).toUInt(&ok, 10);
                 if (ok && cp > 0 && cp <= 0x10FFFF && (cp < 0xD800 || cp > 0xDFFF)) {
                     const char32_t c32 = cp;
                     rep = QString::fromUcs4(&c32, 1);

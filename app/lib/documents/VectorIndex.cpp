@@ -53,7 +53,8 @@ std::vector<VectorIndex::Hit> VectorIndex::search(std::span<const float> query, 
     const float qScale = maxAbs > 0.0f ? maxAbs / 127.0f : 1.0f;
     std::vector<int8_t> q(static_cast<size_t>(m_dim));
     for (int i = 0; i < m_dim; ++i)
-        q[static_cast<size_t>(i)] = static_cast<int8_t>(std::clamp(std::lround(query[static_cast<size_t>(i)] / qScale), -127L, 127L));
+        q[static_cast<size_t>(i)] =
+            static_cast<int8_t>(std::clamp(std::lround(query[static_cast<size_t>(i)] / qScale), -127L, 127L));
 
     const auto worse = [](const Hit& a, const Hit& b) { return a.score > b.score; }; // min-heap on score
     std::priority_queue<Hit, std::vector<Hit>, decltype(worse)> best(worse);

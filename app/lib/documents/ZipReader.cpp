@@ -39,9 +39,9 @@ QByteArray ZipReader::read(const char* name, qint64 limit) const
         throw ExtractionError(ExtractStatus::Failed, QStringLiteral("%1 is missing from the archive").arg(name));
     zip_file_t* f = zip_fopen_index(m_zip, static_cast<zip_uint64_t>(index), 0);
     if (!f)
-        throw ExtractionError(ExtractStatus::Failed, QStringLiteral("cannot read %1 (%2)")
-                                                         .arg(QString::fromLatin1(name),
-                                                              QString::fromUtf8(zip_strerror(m_zip))));
+        throw ExtractionError(ExtractStatus::Failed,
+                              QStringLiteral("cannot read %1 (%2)")
+                                  .arg(QString::fromLatin1(name), QString::fromUtf8(zip_strerror(m_zip))));
     QByteArray out;
     char buffer[1 << 16];
     for (;;) {
