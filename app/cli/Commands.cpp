@@ -15,6 +15,8 @@ std::span<const CliCommand> cliCommands()
         CliCommand{"template", "Render a chat template with a conversation", runTemplate},
         CliCommand{"pull", "Download a GGUF model from Hugging Face", runPull},
         CliCommand{"search", "Search Hugging Face for GGUF models", runSearch},
+        CliCommand{"embed", "Print sentence embeddings of stdin's lines (bert models)", runEmbed},
+        CliCommand{"docs", "Documents: add, index, search and ask collections of files", runDocs},
         CliCommand{"convert", "Convert a Hugging Face model (safetensors) to GGUF", runConvert},
         CliCommand{"quantize", "Quantize a GGUF model (Q4_K_M, Q8_0, ...) as llama-quantize does", runQuantize},
     };

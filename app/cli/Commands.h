@@ -28,3 +28,5 @@ int runConvert(const QStringList& args);    // ConvertCommand.cpp
 int runQuantize(const QStringList& args);   // QuantizeCommand.cpp
 int runPull(const QStringList& args);       // PullCommand.cpp
 int runSearch(const QStringList& args);     // PullCommand.cpp
+int runEmbed(const QStringList& args);      // EmbedCommand.cpp
+int runDocs(const QStringList& args);       // DocsCommand.cpp

@@ -55,6 +55,8 @@ void runOp(const Op& op, int phase, const ExecContext& ctx)
     switch (op.kind) {
     case OpKind::GetRows: runGetRows(op, ctx); break;
     case OpKind::RmsNorm: runRmsNorm(op, ctx); break;
+    case OpKind::Norm: runNorm(op, ctx); break;
+    case OpKind::Gelu: runGelu(op, ctx); break;
     case OpKind::Add:
     case OpKind::Mul: runBinary(op, ctx); break;
     case OpKind::Scale:

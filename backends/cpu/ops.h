@@ -38,6 +38,8 @@ void runOp(const Op& op, int phase, const ExecContext& ctx);
 // Per-kind executors.
 void runGetRows(const Op& op, const ExecContext& ctx);
 void runRmsNorm(const Op& op, const ExecContext& ctx);
+void runNorm(const Op& op, const ExecContext& ctx);   // LayerNorm
+void runGelu(const Op& op, const ExecContext& ctx);   // exact GELU
 void runBinary(const Op& op, const ExecContext& ctx); // Add, Mul
 void runUnary(const Op& op, const ExecContext& ctx);  // Scale, SoftCap
 void runGlu(const Op& op, const ExecContext& ctx);    // SwiGlu, GeGlu

@@ -1,5 +1,5 @@
-// Element-wise and row-wise ops: embedding look-up, RMS norm, add / mul,
-// scale, soft cap, and the gated activations. Each follows the float order of
+// Element-wise and row-wise ops: embedding look-up, RMS norm, LayerNorm,
+// add / mul, scale, soft cap, GELU and the gated activations. Each follows the float order of
 // ggml's CPU ops so that results match llama.cpp's closely.
 #include "cpu/kernels.h"
 #include "cpu/ops.h"
@@ -89,6 +89,51 @@ void runRmsNorm(const Op& op, const ExecContext& ctx)
             for (int64_t i = 0; i < n; ++i)
                 out[i] = in[i] * scale;
         }
+    });
+}
+
+void runNorm(const Op& op, const ExecContext& ctx)
+{
+    const Tensor& x = op.src[0];
+    const float* w = op.src[1].data ? reinterpret_cast<const float*>(op.src[1].data) : nullptr;
+    const float* b = op.src[2].data ? reinterpret_cast<const float*>(op.src[2].data) : nullptr;
+    const int64_t n = x.ne[0];
+    forRows(x, ctx, [&](int64_t i1, int64_t i2, int64_t i3) {
+        const float* in = x.f32Row(i1, i2, i3);
+        float* out = op.dst.f32Row(i1, i2, i3);
+        // Two passes in double: the mean, then the variance about it.
+        double sum = 0.0;
+        for (int64_t i = 0; i < n; ++i)
+            sum += static_cast<double>(in[i]);
+        const double mean = sum / static_cast<double>(n);
+        double sq = 0.0;
+        for (int64_t i = 0; i < n; ++i) {
+            const double d = static_cast<double>(in[i]) - mean;
+            sq += d * d;
+        }
+        const auto scale = static_cast<float>(1.0 / std::sqrt(sq / static_cast<double>(n) + op.scalar));
+        const auto m = static_cast<float>(mean);
+        for (int64_t i = 0; i < n; ++i) {
+            float v = (in[i] - m) * scale;
+            if (w)
+                v *= w[i];
+            if (b)
+                v += b[i];
+            out[i] = v;
+        }
+    });
+}
+
+void runGelu(const Op& op, const ExecContext& ctx)
+{
+    const Tensor& a = op.src[0];
+    const int64_t n = a.ne[0];
+    constexpr float kInvSqrt2 = 0.70710678118654752440f;
+    forRows(a, ctx, [&](int64_t i1, int64_t i2, int64_t i3) {
+        const float* x = a.f32Row(i1, i2, i3);
+        float* out = op.dst.f32Row(i1, i2, i3);
+        for (int64_t i = 0; i < n; ++i)
+            out[i] = 0.5f * x[i] * (1.0f + std::erf(x[i] * kInvSqrt2));
     });
 }
 

@@ -435,6 +435,8 @@ bool opSupported(const Op& op, const char** why)
                    ? true
                    : no("K rows up to 4096 values");
     case OpKind::Copy: return true;
+    case OpKind::Norm:
+    case OpKind::Gelu: return no("not on Vulkan yet (BERT encoders run on the CPU)");
     case OpKind::Rope:
         return f32(op.src[0]) && rowsAddressable(op.src[0]) && op.src[0].ne[0] % 2 == 0 ? true : no("rope shape");
     default: return f32(op.src[0]) && f32(op.dst) && rowsAddressable(op.src[0]) ? true : no("f32 rows");
@@ -467,6 +469,8 @@ void recordOp(Recorder& r, const Op& op, const RecordContext& ctx)
     case OpKind::StoreRows: recordStoreRows(r, op); break;
     case OpKind::Attention: recordAttention(r, op); break;
     case OpKind::Copy: recordCopy(r, op, owns); break;
+    case OpKind::Norm:
+    case OpKind::Gelu: throw Error(std::string("the Vulkan backend has no ") + opName(op.kind) + " op");
     }
 }
 

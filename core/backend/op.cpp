@@ -22,6 +22,8 @@ const char* opName(OpKind kind)
     case OpKind::Attention: return "attention";
     case OpKind::RopeShift: return "rope_shift";
     case OpKind::Copy: return "copy";
+    case OpKind::Norm: return "norm";
+    case OpKind::Gelu: return "gelu";
     }
     return "?";
 }

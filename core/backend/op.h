@@ -31,6 +31,9 @@ enum class OpKind : uint8_t {
                // positions (0: untouched); attn.headDimK gives dk
     Copy,      // dst = src0, byte for byte (I8 [bytes] each): moves a tensor between host and device
                // memory at a CPU/GPU split (runtime/scheduler.h); run by the device backend
+    Norm,      // dst [e, n] = (src0 - mean) / sqrt(var + eps) * src1 [e] + src2 [e] (LayerNorm; src1, src2
+               // optional): BERT
+    Gelu,      // dst = 0.5·x·(1 + erf(x/√2)), the exact GELU of BERT, same shape
 };
 
 const char* opName(OpKind kind);
@@ -76,7 +79,7 @@ struct Op {
     OpKind kind = OpKind::Add;
     Tensor dst;
     Tensor src[3];
-    float scalar = 0.0f;          // RmsNorm eps, Scale factor, SoftCap cap
+    float scalar = 0.0f;          // RmsNorm / Norm eps, Scale factor, SoftCap cap
     const int32_t* ids = nullptr; // GetRows row ids, Rope positions, StoreRows slots, RopeShift deltas
     RopeParams rope;              // Rope, RopeShift
     AttentionParams attn;         // Attention (src0 = q [dk, heads, n], src1 = K cache, src2 = V cache)

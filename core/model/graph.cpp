@@ -91,6 +91,38 @@ Tensor Graph::rmsNorm(const Tensor& x, const Tensor* weight, float eps)
     return record(op);
 }
 
+Tensor Graph::norm(const Tensor& x, const Tensor* weight, const Tensor* bias, float eps)
+{
+    const Tensor dst = activation(x.ne[0], x.ne[1], x.ne[2]);
+    normInto(x, weight, bias, eps, dst);
+    return dst;
+}
+
+void Graph::normInto(const Tensor& x, const Tensor* weight, const Tensor* bias, float eps, const Tensor& dst)
+{
+    assert(dst.ne[0] == x.ne[0] && dst.rows() == x.rows());
+    Op op;
+    op.kind = OpKind::Norm;
+    op.src[0] = x;
+    if (weight) {
+        assert(weight->ne[0] == x.ne[0]);
+        op.src[1] = *weight;
+    }
+    if (bias) {
+        assert(bias->ne[0] == x.ne[0]);
+        op.src[2] = *bias;
+    }
+    op.scalar = eps;
+    op.dst = dst;
+    op.layer = m_layer;
+    m_list.ops.push_back(op);
+}
+
+Tensor Graph::gelu(const Tensor& x)
+{
+    return unaryLike(OpKind::Gelu, x, 0.0f);
+}
+
 Tensor Graph::matmul(const Tensor& w, const Tensor& x)
 {
     const Tensor dst = activation(w.ne[1], x.rows());

@@ -32,6 +32,11 @@ public:
 
     Tensor getRows(const Tensor& table, const int32_t* ids, int64_t n);
     Tensor rmsNorm(const Tensor& x, const Tensor* weight, float eps);
+    // LayerNorm: (x - mean) / sqrt(var + eps) · weight + bias per row
+    // (weight and bias may be null); the Into form writes into `dst`.
+    Tensor norm(const Tensor& x, const Tensor* weight, const Tensor* bias, float eps);
+    void normInto(const Tensor& x, const Tensor* weight, const Tensor* bias, float eps, const Tensor& dst);
+    Tensor gelu(const Tensor& x); // the exact (erf) GELU
     Tensor matmul(const Tensor& w, const Tensor& x);
     Tensor add(const Tensor& a, const Tensor& b);
     Tensor mul(const Tensor& a, const Tensor& b);

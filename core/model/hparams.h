@@ -41,6 +41,13 @@ struct ModelParams {
     float attnSoftCap = 0.0f;       // gemma2
     float finalSoftCap = 0.0f;      // gemma2 (and gemma3 without sliding window, when the file asks)
 
+    // Encoders (bert): LayerNorm epsilon, whether attention is causal, the
+    // pooling of sentence embeddings ({arch}.pooling_type as llama.cpp:
+    // 0 none, 1 mean, 2 cls, 3 last token).
+    float normEps = 1e-12f;
+    bool causal = true;
+    int32_t pooling = 0;
+
     int32_t kvHeads(int64_t layer) const { return kvHeadsPerLayer[static_cast<size_t>(layer)]; }
     int32_t heads(int64_t layer) const { return headsPerLayer[static_cast<size_t>(layer)]; }
     bool isSwa(int64_t layer) const { return !swaLayers.empty() && swaLayers[static_cast<size_t>(layer)] != 0; }

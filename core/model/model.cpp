@@ -20,6 +20,7 @@ struct Family {
 constexpr std::array kFamilies{
     Family{"llama", createLlama},   Family{"qwen2", createQwen2},   Family{"qwen3", createQwen3},
     Family{"gemma2", createGemma2}, Family{"gemma3", createGemma3}, Family{"phi3", createPhi3},
+    Family{"bert", createBert},
 };
 
 std::string shapeText(const std::array<int64_t, 4>& ne, int dims)
@@ -91,10 +92,34 @@ void forEachWeight(ModelWeights& w, const std::function<void(Tensor&, int64_t)>&
     visit(w.ropeFreqs, -1); // read by the backends as host tables (RopeParams)
     visit(w.ropeLong, -1);
     visit(w.ropeShort, -1);
+    visit(w.positionEmbd, -1);
+    visit(w.tokenTypes, -1);
+    visit(w.inputNorm, -1);
+    visit(w.inputNormBias, -1);
     for (size_t i = 0; i < w.layers.size(); ++i) {
         LayerWeights& l = w.layers[i];
-        for (Tensor* t : {&l.attnNorm, &l.wq, &l.wk, &l.wv, &l.wqkv, &l.bq, &l.bk, &l.bv, &l.qNorm, &l.kNorm, &l.wo,
-                          &l.attnPostNorm, &l.ffnNorm, &l.ffnGate, &l.ffnUp, &l.ffnDown, &l.ffnPostNorm})
+        for (Tensor* t : {&l.attnNorm,
+                          &l.wq,
+                          &l.wk,
+                          &l.wv,
+                          &l.wqkv,
+                          &l.bq,
+                          &l.bk,
+                          &l.bv,
+                          &l.qNorm,
+                          &l.kNorm,
+                          &l.wo,
+                          &l.attnPostNorm,
+                          &l.ffnNorm,
+                          &l.ffnGate,
+                          &l.ffnUp,
+                          &l.ffnDown,
+                          &l.ffnPostNorm,
+                          &l.bo,
+                          &l.ffnUpBias,
+                          &l.ffnDownBias,
+                          &l.attnPostNormBias,
+                          &l.ffnPostNormBias})
             visit(*t, static_cast<int64_t>(i));
     }
     const auto out = static_cast<int64_t>(w.layers.size());

@@ -1,6 +1,7 @@
 // A loaded transformer: hyperparameters, weights bound in place in the
 // mapped GGUF file, and the family's forward pass. One subclass per family
-// (llama.cpp, qwen2.cpp, qwen3.cpp, gemma2.cpp, gemma3.cpp, phi3.cpp), each
+// (llama.cpp, qwen2.cpp, qwen3.cpp, gemma2.cpp, gemma3.cpp, phi3.cpp, and the
+// encoder bert.cpp), each
 // registered by architecture name in model.cpp.
 //
 // Tensor shapes are written ggml-style, innermost first: a weight
@@ -39,7 +40,10 @@ struct LayerWeights {
     Tensor ffnGate;      // [n_embd, n_ff] (absent for phi3)
     Tensor ffnUp;        // [n_embd, n_ff]; phi3: [n_embd, 2·n_ff] (gate then up)
     Tensor ffnDown;      // [n_ff, n_embd]
-    Tensor ffnPostNorm;  // gemma: [n_embd]
+    Tensor ffnPostNorm;  // gemma: [n_embd]; bert: layer_output_norm (after the FFN residual)
+    // bert: the biases of its projections and LayerNorms ([out] each); its
+    // attnPostNorm is attn_output_norm (after the attention residual).
+    Tensor bo, ffnUpBias, ffnDownBias, attnPostNormBias, ffnPostNormBias;
 };
 
 // The standard decoder layer: attn_norm, attn_q / attn_k / attn_v,
@@ -52,11 +56,14 @@ struct LayerTensors {
 };
 
 struct ModelWeights {
-    Tensor tokenEmbd;           // [n_embd, n_vocab]
-    Tensor outputNorm;          // [n_embd]
-    Tensor output;              // [n_embd, n_vocab]; the token embedding when tied
-    Tensor ropeFreqs;           // llama3: [n_rot/2] frequency divisors (optional)
-    Tensor ropeLong, ropeShort; // phi3 longrope: [n_rot/2] (optional)
+    Tensor tokenEmbd;                // [n_embd, n_vocab]
+    Tensor outputNorm;               // [n_embd]
+    Tensor output;                   // [n_embd, n_vocab]; the token embedding when tied
+    Tensor ropeFreqs;                // llama3: [n_rot/2] frequency divisors (optional)
+    Tensor ropeLong, ropeShort;      // phi3 longrope: [n_rot/2] (optional)
+    Tensor positionEmbd;             // bert: [n_embd, n_ctx_train] learned absolute positions
+    Tensor tokenTypes;               // bert: [n_embd, n_types] segment embeddings
+    Tensor inputNorm, inputNormBias; // bert: token_embd_norm [n_embd], the LayerNorm of the embeddings
     std::vector<LayerWeights> layers;
 };
 
@@ -70,7 +77,9 @@ struct ForwardInputs {
     const int32_t* cells = nullptr;      // KV cells the tokens' K and V are written to
     int64_t nOutputs = 0;                // rows of logits wanted
     const int32_t* outputRows = nullptr; // [nOutputs] batch indices of those rows; null: every row in order
-    Tensor logits;                       // [n_vocab, nOutputs] f32, caller-owned
+    Tensor logits;                       // [n_vocab, nOutputs] f32, caller-owned; encoders (bert):
+                                         // the last hidden states [n_embd, nTokens]
+    const int32_t* tokenTypes = nullptr; // encoders: [n] segment ids (bert's token types)
     std::vector<Tensor> kCache, vCache;  // per layer: [kvWidth, cells] views of the cache
     AttentionMask mask;                  // cells scanned and who may see them
     int64_t nCtx = 0;                    // context size (picks phi3's long rope factors)
@@ -153,5 +162,6 @@ std::unique_ptr<Model> createQwen3(std::shared_ptr<const gguf::File> file, Backe
 std::unique_ptr<Model> createGemma2(std::shared_ptr<const gguf::File> file, Backend& backend);
 std::unique_ptr<Model> createGemma3(std::shared_ptr<const gguf::File> file, Backend& backend);
 std::unique_ptr<Model> createPhi3(std::shared_ptr<const gguf::File> file, Backend& backend);
+std::unique_ptr<Model> createBert(std::shared_ptr<const gguf::File> file, Backend& backend);
 
 } // namespace hearth
