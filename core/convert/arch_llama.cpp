@@ -4,10 +4,10 @@
 // the rotary permutation of q/k rows and writes Llama 3's rope frequency
 // factors, Qwen 2 has q/k/v biases, Qwen 3 per-head q/k norms.
 //
-// Tokenizers: byte-level BPE from tokenizer.json (the "gpt2" vocabulary of
-// Llama 3, Qwen, SmolLM, Mistral's tekken-style files). SentencePiece
-// (tokenizer.model) and byte-fallback BPE tokenizer.json (Llama 2, Mistral
-// v0.1) are refused with a clear error: Hearth cannot write those yet.
+// Tokenizers: SentencePiece tokenizer.model (Llama 2, Mistral v0.1), else
+// byte-level BPE from tokenizer.json (the "gpt2" vocabulary of Llama 3, Qwen,
+// SmolLM). A byte-fallback BPE tokenizer.json without tokenizer.model
+// (llama.cpp's LlamaHfVocab) is refused with a clear error for now.
 #include "convert/arch.h"
 
 #include "gguf/gguf_writer.h"
@@ -95,21 +95,29 @@ public:
         }
     }
 
-    // LlamaModel.set_vocab / Qwen2Model.set_vocab: SentencePiece first
-    // (refused here), Llama's byte-fallback BPE next, then byte-level BPE.
+    // LlamaModel.set_vocab / Qwen2Model.set_vocab: SentencePiece first,
+    // Llama's byte-fallback BPE next (refused here), then byte-level BPE.
     void writeVocab(const HfFolder& folder, gguf::Writer& w, const VocabOptions& options) const override
     {
+        if (m_family == Family::Llama)
+            if (const Json* cfg = folder.tokenizerConfig(); cfg && cfg->is_object())
+                if (const auto it = cfg->find("add_prefix_space"); it != cfg->end() && it->is_boolean())
+                    w.addBool("tokenizer.ggml.add_space_prefix", it->get<bool>());
         if (folder.hasFile("tokenizer.model"))
-            throw Error(folder.path("tokenizer.model").string() +
-                        ": SentencePiece tokenizers are not supported by hearth convert yet (only byte-level BPE "
-                        "tokenizer.json)");
+            writeVocabSentencePiece(folder, w, options);
+        else
+            writeBpe(folder, w, options);
+        // llama.cpp's rule for Granite's small models (and SmolLM's 49152 tokens).
+        if (m_family == Family::Llama && options.vocabSize == 49152)
+            w.addBool("tokenizer.ggml.add_bos_token", false);
+    }
+
+    void writeBpe(const HfFolder& folder, gguf::Writer& w, const VocabOptions& options) const
+    {
         if (m_family != Family::Llama) {
             writeVocabGpt2(folder, w, options);
             return;
         }
-        if (const Json* cfg = folder.tokenizerConfig(); cfg && cfg->is_object())
-            if (const auto it = cfg->find("add_prefix_space"); it != cfg->end() && it->is_boolean())
-                w.addBool("tokenizer.ggml.add_space_prefix", it->get<bool>());
         if (const Json* tok = folder.tokenizerJson(); tok && tok->is_object()) {
             const auto model = tok->find("model");
             if (model != tok->end() && model->is_object() && model->value("type", "") == "BPE") {
@@ -120,9 +128,6 @@ public:
             }
         }
         writeVocabGpt2(folder, w, options);
-        // llama.cpp's rule for Granite's small models (and SmolLM's 49152 tokens).
-        if (options.vocabSize == 49152)
-            w.addBool("tokenizer.ggml.add_bos_token", false);
     }
 
     std::vector<MappedTensor> mapTensor(const HfFolder& folder, const StTensor& t) const override

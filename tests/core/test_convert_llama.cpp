@@ -436,6 +436,43 @@ private slots:
         QVERIFY(!fs::exists(o.output) && !fs::exists(o.output.string() + ".tmp"));
     }
 
+    // A Llama 2 style folder: tokenizer.model takes precedence (LlamaModel
+    // tries SentencePiece first); the engine runs the result.
+    void llamaSentencePiece()
+    {
+        HEARTH_REQUIRE_TESTDATA(testdata);
+        int64_t vocab = 0;
+        const std::string spm = testdata + "/vocab/ggml-vocab-llama-spm.gguf";
+        QTemporaryDir dir;
+        const fs::path src = dir.filePath(QStringLiteral("hf")).toStdString();
+        fs::create_directories(src);
+        const json spmModel = json::binary(spmModelBytes(spm, vocab)); // sets vocab
+        writeFolder(src, "llama", spmModel, vocab);
+        convert::ConvertOptions o;
+        o.inputs = {src};
+        o.output = dir.filePath(QStringLiteral("out.gguf")).toStdString();
+        try {
+            convert::convertModel(o);
+        } catch (const std::exception& e) {
+            QFAIL(e.what());
+        }
+        auto file = std::make_shared<gguf::File>(o.output.string());
+        const gguf::File ref(spm);
+        QCOMPARE(file->getString("tokenizer.ggml.model"), std::string_view("llama"));
+        QCOMPARE(file->getString("tokenizer.ggml.pre"), std::string_view("default"));
+        const gguf::Value* t = file->findArray("tokenizer.ggml.tokens");
+        const gguf::Value* rt = ref.findArray("tokenizer.ggml.tokens");
+        QCOMPARE(t->size(), rt->size());
+        for (uint64_t i = 0; i < t->size(); i += 97)
+            QCOMPARE(t->stringAt(i), rt->stringAt(i));
+        cpu::CpuBackend backend(1);
+        std::shared_ptr<const Model> model = Model::create(file, backend);
+        Context ctx(model, backend, ContextParams{32, 8, GgmlType::F16});
+        const std::vector<int32_t> prompt{1, 450, 7483, 310};
+        QVERIFY(ctx.decode(prompt, 0, 0, /*allLogits=*/false));
+        QCOMPARE(static_cast<int64_t>(ctx.logits(0).size()), vocab);
+    }
+
     // A broken tokenizer.model: truncated, a length past the end, an
     // unknown wire type, a piece type out of range, no pieces. Each is an
     // error naming the file; no output file.
