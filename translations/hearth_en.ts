@@ -23,6 +23,10 @@
             <source>Close</source>
             <translation type="unfinished" />
         </message>
+        <message>
+            <source>About %1</source>
+            <translation type="unfinished" />
+        </message>
     </context>
     <context>
         <name>Banner</name>
@@ -35,6 +39,10 @@
         <name>ChatController</name>
         <message>
             <source>Could not save the conversation: %1</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Stopped: the reply kept repeating itself.</source>
             <translation type="unfinished" />
         </message>
     </context>
@@ -74,6 +82,14 @@
         </message>
         <message>
             <source>Settings (Ctrl+,)</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Hide the conversations</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Show the conversations</source>
             <translation type="unfinished" />
         </message>
     </context>
@@ -118,6 +134,10 @@
             <source>Code</source>
             <translation type="unfinished" />
         </message>
+        <message>
+            <source>Copied</source>
+            <translation type="unfinished" />
+        </message>
     </context>
     <context>
         <name>Composer</name>
@@ -151,6 +171,18 @@
         </message>
         <message>
             <source>Stop (Esc)</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>The model is still loading; send once it is ready.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>No model loaded: choose one (Ctrl+M) or drop a .gguf file on the window.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>A reply is still being written in another conversation; send once it is done, or stop it.</source>
             <translation type="unfinished" />
         </message>
     </context>
@@ -205,6 +237,10 @@
         </message>
         <message>
             <source>Previous 30 days</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Untitled</source>
             <translation type="unfinished" />
         </message>
     </context>
@@ -354,14 +390,6 @@
     <context>
         <name>MessageDelegate</name>
         <message>
-            <source>Your message</source>
-            <translation type="unfinished" />
-        </message>
-        <message>
-            <source>Reply</source>
-            <translation type="unfinished" />
-        </message>
-        <message>
             <source>You</source>
             <translation type="unfinished" />
         </message>
@@ -391,6 +419,30 @@
         </message>
         <message>
             <source>Edit and resend</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>%1: %2</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Previous version</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>%1/%2</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Version %1 of %2</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Next version</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Copied</source>
             <translation type="unfinished" />
         </message>
     </context>
@@ -510,6 +562,10 @@
             <source>%1 is not a file.</source>
             <translation type="unfinished" />
         </message>
+        <message>
+            <source>%1 is not a folder.</source>
+            <translation type="unfinished" />
+        </message>
     </context>
     <context>
         <name>ModelListModel</name>
@@ -581,6 +637,60 @@
         </message>
     </context>
     <context>
+        <name>PathDialog</name>
+        <message>
+            <source>Add a models folder</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Open a model</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>The file dialog cannot open: the QML module %1 is not installed (on Debian and Ubuntu: the package %2). Type the path instead.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>/path/to/models</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>/path/to/model.gguf</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Folder path</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Model file path</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Add folder</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Open</source>
+            <translation type="unfinished" />
+        </message>
+    </context>
+    <context>
+        <name>SecretStore</name>
+        <message>
+            <source>No keychain is available to keep "%1" (%2). On Linux, Hearth needs a Secret Service such as GNOME Keyring or KWallet.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>The keychain refused access to "%1": %2</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>The keychain failed for "%1": %2</source>
+            <translation type="unfinished" />
+        </message>
+    </context>
+    <context>
         <name>SettingRow</name>
         <message>
             <source>this model</source>
@@ -597,10 +707,6 @@
     </context>
     <context>
         <name>SettingsModel</name>
-        <message>
-            <source>No GPU backend is available yet: Hearth runs models on the CPU.</source>
-            <translation type="unfinished" />
-        </message>
         <message>
             <source>Temperature</source>
             <translation type="unfinished" />
@@ -662,10 +768,6 @@
             <translation type="unfinished" />
         </message>
         <message>
-            <source>Layers to run on a GPU.</source>
-            <translation type="unfinished" />
-        </message>
-        <message>
             <source>Threads</source>
             <translation type="unfinished" />
         </message>
@@ -687,6 +789,18 @@
         </message>
         <message>
             <source>Instructions the model reads before the conversation.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>No Vulkan GPU was found: Hearth runs models on the CPU.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Layers to run on the GPU; -1 = as many as fit, more than the model has = all. Applies on the next load.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>GPU: %1, %2 MiB free of %3 MiB.</source>
             <translation type="unfinished" />
         </message>
     </context>
@@ -777,6 +891,18 @@
         </message>
         <message>
             <source>About %1</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Deleted “%1”</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Undo</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Undo the delete</source>
             <translation type="unfinished" />
         </message>
     </context>

@@ -23,6 +23,10 @@
             <source>Close</source>
             <translation>关闭</translation>
         </message>
+        <message>
+            <source>About %1</source>
+            <translation>关于 %1</translation>
+        </message>
     </context>
     <context>
         <name>Banner</name>
@@ -36,6 +40,10 @@
         <message>
             <source>Could not save the conversation: %1</source>
             <translation>无法保存对话：%1</translation>
+        </message>
+        <message>
+            <source>Stopped: the reply kept repeating itself.</source>
+            <translation>已停止：回复在不断重复。</translation>
         </message>
     </context>
     <context>
@@ -75,6 +83,14 @@
         <message>
             <source>Settings (Ctrl+,)</source>
             <translation>设置 (Ctrl+,)</translation>
+        </message>
+        <message>
+            <source>Hide the conversations</source>
+            <translation>隐藏对话列表</translation>
+        </message>
+        <message>
+            <source>Show the conversations</source>
+            <translation>显示对话列表</translation>
         </message>
     </context>
     <context>
@@ -118,6 +134,10 @@
             <source>Code</source>
             <translation>代码</translation>
         </message>
+        <message>
+            <source>Copied</source>
+            <translation>已复制</translation>
+        </message>
     </context>
     <context>
         <name>Composer</name>
@@ -152,6 +172,18 @@
         <message>
             <source>Stop (Esc)</source>
             <translation>停止 (Esc)</translation>
+        </message>
+        <message>
+            <source>The model is still loading; send once it is ready.</source>
+            <translation>模型仍在加载，加载完成后即可发送。</translation>
+        </message>
+        <message>
+            <source>No model loaded: choose one (Ctrl+M) or drop a .gguf file on the window.</source>
+            <translation>尚未加载模型：请选择一个（Ctrl+M），或将 .gguf 文件拖到窗口上。</translation>
+        </message>
+        <message>
+            <source>A reply is still being written in another conversation; send once it is done, or stop it.</source>
+            <translation>另一个对话中的回复仍在生成；请等待完成后再发送，或停止它。</translation>
         </message>
     </context>
     <context>
@@ -206,6 +238,10 @@
         <message>
             <source>Previous 30 days</source>
             <translation>过去 30 天</translation>
+        </message>
+        <message>
+            <source>Untitled</source>
+            <translation>无标题</translation>
         </message>
     </context>
     <context>
@@ -393,6 +429,30 @@
             <source>Edit and resend</source>
             <translation>编辑并重新发送</translation>
         </message>
+        <message>
+            <source>%1: %2</source>
+            <translation>%1：%2</translation>
+        </message>
+        <message>
+            <source>Previous version</source>
+            <translation>上一个版本</translation>
+        </message>
+        <message>
+            <source>%1/%2</source>
+            <translation>%1/%2</translation>
+        </message>
+        <message>
+            <source>Version %1 of %2</source>
+            <translation>第 %1 个版本，共 %2 个</translation>
+        </message>
+        <message>
+            <source>Next version</source>
+            <translation>下一个版本</translation>
+        </message>
+        <message>
+            <source>Copied</source>
+            <translation>已复制</translation>
+        </message>
     </context>
     <context>
         <name>MessageListModel</name>
@@ -506,6 +566,10 @@
             <source>%1 is not a file.</source>
             <translation>%1 不是文件。</translation>
         </message>
+        <message>
+            <source>%1 is not a folder.</source>
+            <translation>%1 不是文件夹。</translation>
+        </message>
     </context>
     <context>
         <name>ModelListModel</name>
@@ -574,6 +638,60 @@
         <message>
             <source>All files (*)</source>
             <translation>所有文件 (*)</translation>
+        </message>
+    </context>
+    <context>
+        <name>PathDialog</name>
+        <message>
+            <source>Add a models folder</source>
+            <translation>添加模型文件夹</translation>
+        </message>
+        <message>
+            <source>Open a model</source>
+            <translation>打开模型</translation>
+        </message>
+        <message>
+            <source>The file dialog cannot open: the QML module %1 is not installed (on Debian and Ubuntu: the package %2). Type the path instead.</source>
+            <translation>无法打开文件对话框：未安装 QML 模块 %1（Debian 和 Ubuntu 上的软件包为 %2）。请直接输入路径。</translation>
+        </message>
+        <message>
+            <source>/path/to/models</source>
+            <translation>/路径/模型文件夹</translation>
+        </message>
+        <message>
+            <source>/path/to/model.gguf</source>
+            <translation>/路径/模型.gguf</translation>
+        </message>
+        <message>
+            <source>Folder path</source>
+            <translation>文件夹路径</translation>
+        </message>
+        <message>
+            <source>Model file path</source>
+            <translation>模型文件路径</translation>
+        </message>
+        <message>
+            <source>Add folder</source>
+            <translation>添加文件夹</translation>
+        </message>
+        <message>
+            <source>Open</source>
+            <translation>打开</translation>
+        </message>
+    </context>
+    <context>
+        <name>SecretStore</name>
+        <message>
+            <source>No keychain is available to keep "%1" (%2). On Linux, Hearth needs a Secret Service such as GNOME Keyring or KWallet.</source>
+            <translation>没有可用的钥匙串来保存“%1”（%2）。在 Linux 上，Hearth 需要 Secret Service，例如 GNOME Keyring 或 KWallet。</translation>
+        </message>
+        <message>
+            <source>The keychain refused access to "%1": %2</source>
+            <translation>钥匙串拒绝访问“%1”：%2</translation>
+        </message>
+        <message>
+            <source>The keychain failed for "%1": %2</source>
+            <translation>钥匙串处理“%1”时出错：%2</translation>
         </message>
     </context>
     <context>
@@ -685,6 +803,18 @@
             <source>Instructions the model reads before the conversation.</source>
             <translation>模型在对话开始前读取的指令。</translation>
         </message>
+        <message>
+            <source>No Vulkan GPU was found: Hearth runs models on the CPU.</source>
+            <translation>未找到 Vulkan GPU：Hearth 将在 CPU 上运行模型。</translation>
+        </message>
+        <message>
+            <source>Layers to run on the GPU; -1 = as many as fit, more than the model has = all. Applies on the next load.</source>
+            <translation>在 GPU 上运行的层数；-1 = 能放下多少就放多少，超过模型层数 = 全部。下次加载时生效。</translation>
+        </message>
+        <message>
+            <source>GPU: %1, %2 MiB free of %3 MiB.</source>
+            <translation>GPU：%1，可用 %2 MiB，共 %3 MiB。</translation>
+        </message>
     </context>
     <context>
         <name>SettingsPanel</name>
@@ -774,6 +904,18 @@
         <message>
             <source>About %1</source>
             <translation>关于 %1</translation>
+        </message>
+        <message>
+            <source>Deleted “%1”</source>
+            <translation>已删除“%1”</translation>
+        </message>
+        <message>
+            <source>Undo</source>
+            <translation>撤销</translation>
+        </message>
+        <message>
+            <source>Undo the delete</source>
+            <translation>撤销删除</translation>
         </message>
     </context>
 </TS>

@@ -13,8 +13,24 @@ Popup {
     required property ModelLibrary library
     required property ModelLoader loader
 
+    // What Qt's own file dialog (used where the platform has no native
+    // one) needs besides QtQuick.Dialogs; without it, opening one crashes.
+    property list<string> dialogModules: ["QtQuick.Dialogs", "Qt.labs.folderlistmodel"]
+
     function openFile() {
-        fileDialog.open()
+        const missing = QmlModules.firstMissing(root.dialogModules)
+        if (missing.length > 0)
+            pathDialog.ask(missing, false)
+        else
+            fileDialog.open()
+    }
+
+    function addFolder() {
+        const missing = QmlModules.firstMissing(root.dialogModules)
+        if (missing.length > 0)
+            pathDialog.ask(missing, true)
+        else
+            folderDialog.open()
     }
 
     objectName: "modelPicker"
@@ -27,6 +43,7 @@ Popup {
         border.color: Theme.border
     }
     onOpened: root.library.rescan()
+    Component.onCompleted: Accessibility.nameDialog(root, qsTr("Models"))
 
     ColumnLayout {
         anchors.fill: parent
@@ -54,13 +71,13 @@ Popup {
                 objectName: "openFileButton"
                 text: qsTr("Open file…")
                 Accessible.name: qsTr("Open a model file")
-                onClicked: fileDialog.open()
+                onClicked: root.openFile()
             }
             Button {
                 objectName: "addFolderButton"
                 text: qsTr("Add folder…")
                 Accessible.name: qsTr("Add a models folder")
-                onClicked: folderDialog.open()
+                onClicked: root.addFolder()
             }
             ToolButton {
                 text: "✕"
@@ -135,6 +152,7 @@ Popup {
     FileDialog {
         id: fileDialog
 
+        objectName: "fileDialog"
         title: qsTr("Open a model")
         nameFilters: [qsTr("GGUF models (*.gguf)"), qsTr("All files (*)")]
         onAccepted: {
@@ -146,7 +164,24 @@ Popup {
     FolderDialog {
         id: folderDialog
 
+        objectName: "folderDialog"
         title: qsTr("Add a models folder")
         onAccepted: root.library.addFolder(selectedFolder)
+    }
+
+    PathDialog {
+        id: pathDialog
+
+        parent: Overlay.overlay
+        anchors.centerIn: parent
+        width: Math.min(520, parent ? parent.width - 40 : 520)
+        onPathAccepted: path => {
+            if (pathDialog.folder) {
+                root.library.addFolder(path)
+            } else {
+                root.library.openPath(path)
+                root.close()
+            }
+        }
     }
 }

@@ -13,6 +13,7 @@ Drawer {
 
     objectName: "settingsPanel"
     edge: Qt.RightEdge
+    Component.onCompleted: Accessibility.nameDialog(root, qsTr("Settings"))
     background: Rectangle {
         color: Theme.surface
         Rectangle {
@@ -76,6 +77,8 @@ Drawer {
             clip: true
             spacing: 12
             model: root.settings
+            // Every row exists, so Tab reaches them all (and what follows).
+            cacheBuffer: 100000
             ScrollBar.vertical: ScrollBar {}
             Accessible.name: qsTr("Settings")
             Accessible.role: Accessible.List
