@@ -119,6 +119,10 @@
             <source>Choose a model</source>
             <translation type="unfinished" />
         </message>
+        <message>
+            <source>Scroll the messages</source>
+            <translation type="unfinished" />
+        </message>
     </context>
     <context>
         <name>CodeBlock</name>
@@ -183,6 +187,10 @@
         </message>
         <message>
             <source>A reply is still being written in another conversation; send once it is done, or stop it.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Scroll the message</source>
             <translation type="unfinished" />
         </message>
     </context>
@@ -635,6 +643,10 @@
             <source>All files (*)</source>
             <translation type="unfinished" />
         </message>
+        <message>
+            <source>Scroll the models</source>
+            <translation type="unfinished" />
+        </message>
     </context>
     <context>
         <name>PathDialog</name>
@@ -858,6 +870,10 @@
             <source>Dark</source>
             <translation type="unfinished" />
         </message>
+        <message>
+            <source>Scroll the settings</source>
+            <translation type="unfinished" />
+        </message>
     </context>
     <context>
         <name>Sidebar</name>
@@ -903,6 +919,10 @@
         </message>
         <message>
             <source>Undo the delete</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Scroll the conversations</source>
             <translation type="unfinished" />
         </message>
     </context>

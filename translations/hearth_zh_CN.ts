@@ -119,6 +119,10 @@
             <source>Choose a model</source>
             <translation>选择模型</translation>
         </message>
+        <message>
+            <source>Scroll the messages</source>
+            <translation>滚动消息</translation>
+        </message>
     </context>
     <context>
         <name>CodeBlock</name>
@@ -184,6 +188,10 @@
         <message>
             <source>A reply is still being written in another conversation; send once it is done, or stop it.</source>
             <translation>另一个对话中的回复仍在生成；请等待完成后再发送，或停止它。</translation>
+        </message>
+        <message>
+            <source>Scroll the message</source>
+            <translation>滚动消息内容</translation>
         </message>
     </context>
     <context>
@@ -639,6 +647,10 @@
             <source>All files (*)</source>
             <translation>所有文件 (*)</translation>
         </message>
+        <message>
+            <source>Scroll the models</source>
+            <translation>滚动模型列表</translation>
+        </message>
     </context>
     <context>
         <name>PathDialog</name>
@@ -870,6 +882,10 @@
             <source>Dark</source>
             <translation>深色</translation>
         </message>
+        <message>
+            <source>Scroll the settings</source>
+            <translation>滚动设置</translation>
+        </message>
     </context>
     <context>
         <name>Sidebar</name>
@@ -916,6 +932,10 @@
         <message>
             <source>Undo the delete</source>
             <translation>撤销删除</translation>
+        </message>
+        <message>
+            <source>Scroll the conversations</source>
+            <translation>滚动对话列表</translation>
         </message>
     </context>
 </TS>

@@ -79,7 +79,9 @@ Pane {
             bottomMargin: 16
             model: root.session.chat.messages
             boundsBehavior: Flickable.StopAtBounds
-            ScrollBar.vertical: ScrollBar {}
+            ScrollBar.vertical: ScrollBar {
+                Accessible.name: qsTr("Scroll the messages")
+            }
             Accessible.name: qsTr("Messages")
             Accessible.role: Accessible.List
 

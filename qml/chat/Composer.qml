@@ -55,6 +55,15 @@ Pane {
             ScrollView {
                 Layout.fillWidth: true
                 Layout.preferredHeight: Math.min(160, Math.max(44, input.implicitHeight))
+                ScrollBar.vertical: ScrollBar {
+                    Accessible.name: qsTr("Scroll the message")
+                }
+                // Text wraps: nothing to scroll sideways.
+                ScrollBar.horizontal: ScrollBar {
+                    policy: ScrollBar.AlwaysOff
+                    visible: false
+                    Accessible.name: qsTr("Scroll the message")
+                }
 
                 PlainTextArea {
                     id: input

@@ -45,7 +45,7 @@ Rectangle {
             objectName: "contextGauge"
             spacing: 2
             width: 170
-            Accessible.role: Accessible.ProgressBar
+            Accessible.role: Accessible.Grouping
             Accessible.name: contextLabel.text
 
             Label {

@@ -125,7 +125,9 @@ Popup {
             clip: true
             spacing: 6
             model: root.library.models
-            ScrollBar.vertical: ScrollBar {}
+            ScrollBar.vertical: ScrollBar {
+                Accessible.name: qsTr("Scroll the models")
+            }
             Accessible.name: qsTr("Models")
             Accessible.role: Accessible.List
 

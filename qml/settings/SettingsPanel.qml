@@ -79,7 +79,9 @@ Drawer {
             model: root.settings
             // Every row exists, so Tab reaches them all (and what follows).
             cacheBuffer: 100000
-            ScrollBar.vertical: ScrollBar {}
+            ScrollBar.vertical: ScrollBar {
+                Accessible.name: qsTr("Scroll the settings")
+            }
             Accessible.name: qsTr("Settings")
             Accessible.role: Accessible.List
             delegate: SettingRow {

@@ -107,7 +107,9 @@ Pane {
             spacing: 2
             model: root.session.conversations
             boundsBehavior: Flickable.StopAtBounds
-            ScrollBar.vertical: ScrollBar {}
+            ScrollBar.vertical: ScrollBar {
+                Accessible.name: qsTr("Scroll the conversations")
+            }
             Accessible.name: qsTr("Conversations")
             Accessible.role: Accessible.List
             // One Tab stop for the whole list: arrows choose a row, Enter or

@@ -7,8 +7,8 @@
 #include <QDir>
 #include <QGuiApplication>
 #include <QImage>
-#include <QTest>
 #include <QQuickWindow>
+#include <QTest>
 #include <QWindow>
 
 FakeEngine::Options TestEnv::engineOptions()

@@ -89,6 +89,14 @@ TestCase {
         return items.map(label)
     }
 
+    // What a screen reader says for each control Tab reaches: never nothing.
+    function verifyNamed(items, view) {
+        for (const item of items) {
+            const spoken = item.Accessible.name || item.text || item.placeholderText || ""
+            verify(String(spoken).trim().length > 0, view + ": " + item + " (" + item.objectName + ") has no name")
+        }
+    }
+
     function sendAndWait(text) {
         const before = TestEnv.session.chat.conversationId
         const input = find("composerInput")
@@ -120,7 +128,9 @@ TestCase {
 
     function test_2_mainWindowTabOrder() {
         find("composerInput").forceActiveFocus()
-        const forward = names(roundTrip(Qt.Key_Tab))
+        const visitedMain = roundTrip(Qt.Key_Tab)
+        verifyNamed(visitedMain, "main window")
+        const forward = names(visitedMain)
         for (const want of ["newChatButton", "searchField", "conversationList", "modelButton", "settingsButton"])
             verify(forward.indexOf(want) >= 0, want + " is reached by Tab: " + forward.join(", "))
         const backward = names(roundTrip(Qt.Key_Backtab))
@@ -172,6 +182,7 @@ TestCase {
                     inPicker = true
             verify(inPicker, label(item) + " is inside the picker (modal)")
         }
+        verifyNamed(visited, "model picker")
         roundTrip(Qt.Key_Backtab)
         key(Qt.Key_Escape)
         tryVerify(() => !picker.visible, 3000, "Esc closes the picker")
@@ -194,6 +205,7 @@ TestCase {
         for (const want of ["reloadButton", "themeBox"])
             verify(forward.indexOf(want) >= 0, want + " is reached: " + forward.join(", "))
         verify(visited.indexOf(area) >= 0, "the system prompt is reached")
+        verifyNamed(visited, "settings")
         compare(area.text, before, "tabbing through it types nothing")
         // The focused item is in view: the last settings before Reload.
         const list = find("settingsList", panel.contentItem)
