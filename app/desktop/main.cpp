@@ -3,7 +3,7 @@
 //   Hearth [MODEL.gguf] [--data-dir DIR] [--engine fake|cpu] [--lang LOCALE]
 //          [--theme light|dark] [--quit-after MS] [--screenshot FILE]
 //          [--send TEXT [--new-chat]] [--quit-when-done] [--events] [--engines]
-//          [--stop-stress N]
+//          [--stop-stress N] [--size WxH]
 
 #include "AppInfo.h"
 #include "AppSession.h"
@@ -26,6 +26,7 @@
 #include <QTimer>
 #include <QtQml/QQmlExtensionPlugin>
 
+#include <algorithm>
 #include <cstdio>
 #include <memory>
 
@@ -56,6 +57,8 @@ struct Cli {
                                     QStringLiteral("Quit once the reply (--send) or the screenshot is done.")};
     QCommandLineOption events{QStringLiteral("events"), QStringLiteral("Print what happens as JSON lines.")};
     QCommandLineOption newChat{QStringLiteral("new-chat"), QStringLiteral("With --send: in a new conversation.")};
+    QCommandLineOption size{QStringLiteral("size"), QStringLiteral("Open the window at WIDTHxHEIGHT (screenshots)."),
+                            QStringLiteral("WxH")};
     QCommandLineOption stopStress{QStringLiteral("stop-stress"),
                                   QStringLiteral("Once a model is loaded, send and stop N replies at random moments, "
                                                  "then quit (tests)."),
@@ -67,7 +70,7 @@ struct Cli {
         parser.addHelpOption();
         parser.addVersionOption();
         parser.addOptions({dataDir, engine, engines, lang, theme, quitAfter, screenshot, send, newChat, quitWhenDone,
-                           events, stopStress});
+                           events, stopStress, size});
         parser.addPositionalArgument(QStringLiteral("model"), QStringLiteral("A GGUF model file to open."),
                                      QStringLiteral("[MODEL.gguf]"));
         parser.process(app);
@@ -152,6 +155,18 @@ int main(int argc, char* argv[])
     Automation automation(&session, window,
                           {cli.parser.value(cli.send), cli.parser.isSet(cli.newChat), cli.parser.value(cli.screenshot),
                            cli.parser.isSet(cli.quitWhenDone), cli.parser.isSet(cli.events)});
+    if (cli.parser.isSet(cli.size)) {
+        const QStringList wh = cli.parser.value(cli.size).split(QLatin1Char('x'));
+        bool okW = false;
+        bool okH = false;
+        const int w = wh.value(0).toInt(&okW);
+        const int h = wh.value(1).toInt(&okH);
+        if (wh.size() != 2 || !okW || !okH || w <= 0 || h <= 0) {
+            std::fprintf(stderr, "--size needs WIDTHxHEIGHT, e.g. 800x600\n");
+            return 2;
+        }
+        window->resize(std::max(w, window->minimumWidth()), std::max(h, window->minimumHeight()));
+    }
     std::unique_ptr<StopStress> stress;
     if (cli.parser.isSet(cli.stopStress)) {
         bool ok = false;
