@@ -60,6 +60,31 @@ private slots:
         QVERIFY(guard.unit().isEmpty());
     }
 
+    // A sampled loop: the same lines over and over with other numbers in
+    // them, never exactly periodic (as Gemma 3 270M, a base model, answers
+    // "What is 2+2?" in a chat template).
+    void nearRepeatsAreCaught()
+    {
+        RepetitionGuard guard;
+        QString text = QStringLiteral("Sure.\n");
+        bool caught = false;
+        int lines = 0;
+        for (int i = 0; i < 40 && !caught; ++i) {
+            QString block = QStringLiteral("What is %1+%2? Tell me.\n").arg(i % 11).arg((i * 7) % 10);
+            block += i % 2 ? QStringLiteral("You have an understanding of the topic in question.\n")
+                           : QStringLiteral("You are a helpful assistant.\n");
+            block += QStringLiteral("You will be asked about the topic for class discussion.\n\n");
+            for (qsizetype at = 0; at < block.size() && !caught; at += 4)
+                caught = guard.feed(block.mid(at, 4));
+            lines += 3;
+            text += block;
+        }
+        QVERIFY(caught);
+        QVERIFY2(lines <= RepetitionGuard::kLineWindow + 3, qPrintable(QString::number(lines)));
+        QVERIFY(RepetitionGuard::loopingUnit(text).isEmpty()); // not exact: the line rule caught it
+        QVERIFY(!guard.unit().isEmpty());
+    }
+
     void ordinaryTextIsNot()
     {
         // Markdown replies with headings, lists, code and tables, as the fake
@@ -73,10 +98,15 @@ private slots:
             QVERIFY2(!caught, qPrintable(QStringLiteral("seed %1: unit \"%2\"").arg(seed).arg(guard.unit())));
         }
         // Repeated lines, but short of a loop (a list, a code block).
+        const QStringList fruit = {QStringLiteral("apples"),   QStringLiteral("pears"), QStringLiteral("plums"),
+                                   QStringLiteral("cherries"), QStringLiteral("figs"),  QStringLiteral("dates"),
+                                   QStringLiteral("grapes")};
         QString list;
         for (int i = 1; i <= 30; ++i)
-            list += QStringLiteral("- item number %1 of the list\n").arg(i);
+            list += QStringLiteral("- %1 boxes of %2\n").arg(i).arg(fruit[i % fruit.size()]);
         QVERIFY(RepetitionGuard::loopingUnit(list).isEmpty());
+        RepetitionGuard listGuard;
+        QVERIFY(!listGuard.feed(list));
         QString code = QStringLiteral("```\n");
         for (int i = 0; i < 12; ++i)
             code += QStringLiteral("    total += values[i];\n");

@@ -3,8 +3,67 @@
 #include <algorithm>
 #include <vector>
 
+// Lower case, digits as '#', blanks squeezed; "" for a line with fewer than
+// three letters (fences, rules, blank lines, bare numbers).
+static QString normalisedLine(const QString& line)
+{
+    QString out;
+    int letters = 0;
+    for (const QChar c : line.simplified()) {
+        if (c.isDigit()) {
+            if (!out.endsWith(QLatin1Char('#')))
+                out.append(QLatin1Char('#'));
+            continue;
+        }
+        letters += c.isLetter();
+        out.append(c.toLower());
+    }
+    return letters >= 3 ? out : QString();
+}
+
+void RepetitionGuard::addLines(const QString& text)
+{
+    m_partialLine += text;
+    qsizetype newline;
+    while ((newline = m_partialLine.indexOf(QLatin1Char('\n'))) >= 0) {
+        const QString line = normalisedLine(m_partialLine.left(newline));
+        m_partialLine.remove(0, newline + 1);
+        if (line.isEmpty())
+            continue;
+        m_lines.append(line);
+        if (m_lines.size() > kLineWindow)
+            m_lines.removeFirst();
+        if (m_unit.isEmpty())
+            m_unit = loopingLine(m_lines);
+    }
+    if (m_partialLine.size() > kWindow) // one endless line: the unit check sees it
+        m_partialLine = m_partialLine.right(kWindow);
+}
+
+QString RepetitionGuard::loopingLine(const QStringList& lines)
+{
+    if (lines.size() < kLineWindow)
+        return {};
+    QHash<QString, int> counts;
+    for (qsizetype i = lines.size() - kLineWindow; i < lines.size(); ++i)
+        ++counts[lines[i]];
+    if (counts.size() > kMaxDistinctLines)
+        return {};
+    QString most;
+    int best = 0;
+    for (auto it = counts.cbegin(); it != counts.cend(); ++it)
+        if (it.value() > best || (it.value() == best && it.key() < most)) {
+            best = it.value();
+            most = it.key();
+        }
+    return most;
+}
+
 bool RepetitionGuard::feed(const QString& text)
 {
+    if (!m_unit.isEmpty())
+        return true;
+    addLines(text);
     if (!m_unit.isEmpty())
         return true;
     m_tail += text;
@@ -22,6 +81,8 @@ void RepetitionGuard::reset()
 {
     m_tail.clear();
     m_unit.clear();
+    m_partialLine.clear();
+    m_lines.clear();
     m_sinceCheck = 0;
 }
 

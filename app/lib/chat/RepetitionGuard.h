@@ -4,13 +4,19 @@
 // last kWindow characters only, in linear time (a prefix function over the
 // reversed tail), at most once per kCheckEvery new characters.
 //
-// A loop is a tail of at least kMinCoverage characters made of one unit of
-// 1..kMaxUnit characters repeated at least kMinRepeats times, exactly (what
-// greedy and low-temperature decoding produce). Plain text, code and lists
-// repeat words and lines, never hundreds of characters of one unit.
+// A loop is either a tail of at least kMinCoverage characters made of one
+// unit of 1..kMaxUnit characters repeated at least kMinRepeats times,
+// exactly (what greedy and low-temperature decoding produce), or the last
+// kLineWindow lines with words in them made of at most kMaxDistinctLines
+// different lines once digits are ignored (a sampled loop: "What is 7+3?",
+// the same two sentences, "What is 2+9?", ...). Plain text, code and lists
+// repeat words and some lines, never hundreds of characters of one unit nor
+// twenty lines of four.
 #pragma once
 
+#include <QHash>
 #include <QString>
+#include <QStringList>
 
 class RepetitionGuard {
 public:
@@ -19,6 +25,8 @@ public:
     static constexpr int kMinRepeats = 4;
     static constexpr int kMinCoverage = 400;
     static constexpr int kCheckEvery = 32;
+    static constexpr int kLineWindow = 20;
+    static constexpr int kMaxDistinctLines = 5;
 
     // Appends `text`; true once the reply is looping (and from then on).
     bool feed(const QString& text);
@@ -32,8 +40,15 @@ public:
     // longest such tail with at least kMinRepeats repeats and kMinCoverage
     // characters; "" if there is none.
     static QString loopingUnit(const QString& text);
+    // The line repeated most if the last kLineWindow worded lines of `lines`
+    // hold at most kMaxDistinctLines different ones (digits ignored), else "".
+    static QString loopingLine(const QStringList& lines);
 
 private:
+    void addLines(const QString& text);
+
+    QString m_partialLine; // text after the last newline
+    QStringList m_lines;   // the last kLineWindow worded lines, normalised
     QString m_tail;
     QString m_unit;
     int m_sinceCheck = 0;
