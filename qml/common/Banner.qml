@@ -33,6 +33,7 @@ Rectangle {
             color: root.tone
         }
         ToolButton {
+            objectName: "bannerDismiss"
             text: "✕"
             Accessible.name: qsTr("Dismiss")
             onClicked: root.dismissed()

@@ -73,3 +73,12 @@ bool TestEnv::grabWindow(QObject* window, const QString& path) const
     auto* w = qobject_cast<QQuickWindow*>(window);
     return w && w->grabWindow().save(path);
 }
+
+QString TestEnv::writeModel(const QString& name, bool chatTemplate) const
+{
+    testsupport::TinyModel model;
+    model.name = name.toStdString();
+    model.chatTemplate = chatTemplate;
+    const QString path = m_test.dir.filePath(name + QStringLiteral(".gguf"));
+    return testsupport::writeTinyGguf(path.toStdString(), model) ? path : QString();
+}

@@ -29,6 +29,9 @@ public:
     // Creates (if needed) a folder `name` in the test's temporary folder;
     // returns its path.
     Q_INVOKABLE QString makeFolder(const QString& name) const;
+    // Writes a tiny model `name`.gguf into the test's folder, with or
+    // without a chat template; returns its path.
+    Q_INVOKABLE QString writeModel(const QString& name, bool chatTemplate) const;
     // Key presses into another window than the test's own (TestCase's
     // keyClick only reaches its window): Main.qml's, in the Tab-order test.
     Q_INVOKABLE void keyClick(QObject* window, int key, int modifiers = 0) const;

@@ -165,6 +165,8 @@ TestCase {
         const first = TestEnv.lastMessageText()
         const regenerate = findChild(list.itemAtIndex(1), "regenerateButton")
         tryVerify(() => regenerate.visible && regenerate.enabled)
+        // The list settles first (a click on a row still moving is lost).
+        wait(100)
         expectNewReply(() => mouseClick(regenerate))
         compare(list.count, 2, "the reply was replaced, not added")
         const second = TestEnv.lastMessageText()
@@ -250,5 +252,23 @@ TestCase {
         verify(hint.text.indexOf("No model loaded") >= 0, hint.text)
         compare(hint.color, Theme.warning, "Enter makes it a warning")
         input.text = ""
+    }
+
+    // A model without a chat template says so where it cannot be missed,
+    // until dismissed; the next model starts clear.
+    function test_91_noChatTemplateIsFlagged() {
+        const view = createTemporaryObject(viewComponent, testCase)
+        const notice = findChild(view, "modelNotice")
+        const path = TestEnv.writeModel("Base Model", false)
+        verify(path.length > 0)
+        TestEnv.session.library.openPath(path)
+        tryVerify(() => TestEnv.session.loader.loaded && TestEnv.session.loader.modelPath === path, 5000)
+        tryVerify(() => notice.visible, 2000, "a notice")
+        verify(notice.text.indexOf("no chat template") >= 0, notice.text)
+        mouseClick(findChild(notice, "bannerDismiss"))
+        verify(!notice.visible, "dismissed")
+        TestEnv.session.library.openPath(TestEnv.modelPath)
+        tryVerify(() => TestEnv.session.loader.modelPath === TestEnv.modelPath && TestEnv.session.loader.loaded, 5000)
+        verify(!notice.visible, "a model with a template has nothing to say")
     }
 }
