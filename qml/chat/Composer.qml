@@ -16,8 +16,7 @@ Pane {
     property bool modelLoading: false
 
     // Why a message cannot be sent now ("" when it can).
-    readonly property bool replyElsewhere: root.chat.generating
-                                           && root.chat.replyConversationId !== root.chat.conversationId
+    readonly property bool replyElsewhere: root.chat.replyElsewhere
     readonly property string blockedReason: root.modelLoading
         ? qsTr("The model is still loading; send once it is ready.")
         : !root.modelLoaded ? qsTr("No model loaded: choose one (Ctrl+M) or drop a .gguf file on the window.")

@@ -18,7 +18,7 @@ Pane {
 
     // Opens the conversation in row `row` of the list (keyboard).
     function openRow(row) {
-        const item = list.itemAtIndex(row)
+        const item = list.itemAtIndex(row) as ConversationDelegate
         if (item)
             root.session.chat.openConversation(item.conversationId)
     }

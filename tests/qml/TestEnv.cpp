@@ -82,3 +82,8 @@ QString TestEnv::writeModel(const QString& name, bool chatTemplate) const
     const QString path = m_test.dir.filePath(name + QStringLiteral(".gguf"));
     return testsupport::writeTinyGguf(path.toStdString(), model) ? path : QString();
 }
+
+double TestEnv::conversationId() const
+{
+    return double(m_test.session->chat()->conversationId());
+}

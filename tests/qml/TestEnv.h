@@ -26,6 +26,9 @@ public:
     // The messages of the open conversation as Markdown, for checks.
     Q_INVOKABLE QString lastMessageText() const;
     Q_INVOKABLE QString clipboardText() const;
+    // The open conversation's id as a JavaScript number (QML's tooling has
+    // no qint64).
+    Q_INVOKABLE double conversationId() const;
     // Creates (if needed) a folder `name` in the test's temporary folder;
     // returns its path.
     Q_INVOKABLE QString makeFolder(const QString& name) const;

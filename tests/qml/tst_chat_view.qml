@@ -221,10 +221,10 @@ TestCase {
         const view = createTemporaryObject(viewComponent, testCase)
         send(view, "Write something long about rivers")
         tryVerify(() => TestEnv.session.chat.generating)
-        const first = TestEnv.session.chat.conversationId
+        const first = TestEnv.conversationId()
         TestEnv.session.chat.newConversation()
         verify(TestEnv.session.chat.generating, "still writing")
-        compare(TestEnv.session.chat.replyConversationId, first)
+        verify(TestEnv.session.chat.replyElsewhere, "for the conversation left")
         const input = findChild(view, "composerInput")
         input.text = "meanwhile"
         const hint = findChild(view, "composerHint")

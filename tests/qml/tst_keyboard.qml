@@ -98,7 +98,6 @@ TestCase {
     }
 
     function sendAndWait(text) {
-        const before = TestEnv.session.chat.conversationId
         const input = find("composerInput")
         input.forceActiveFocus()
         input.text = text
@@ -237,10 +236,10 @@ TestCase {
     function test_6_conversationsFromTheKeyboard() {
         TestEnv.session.chat.newConversation()
         sendAndWait("first alpha conversation")
-        const firstId = TestEnv.session.chat.conversationId
+        const firstId = TestEnv.conversationId()
         TestEnv.session.chat.newConversation()
         sendAndWait("second beta conversation")
-        const secondId = TestEnv.session.chat.conversationId
+        const secondId = TestEnv.conversationId()
         verify(firstId !== secondId)
 
         const list = find("conversationList")
@@ -252,8 +251,8 @@ TestCase {
         list.currentIndex = 0
         for (let i = 0; i < list.count; ++i) {
             key(Qt.Key_Return)
-            opened.push(TestEnv.session.chat.conversationId)
-            compare(TestEnv.session.chat.conversationId, list.currentItem.conversationId, "Enter opens row " + i)
+            opened.push(TestEnv.conversationId())
+            compare(TestEnv.conversationId(), list.currentItem.conversationId, "Enter opens row " + i)
             key(Qt.Key_Down)
         }
         verify(opened.indexOf(firstId) >= 0 && opened.indexOf(secondId) >= 0, "both were opened: " + opened)
@@ -267,13 +266,13 @@ TestCase {
         tryVerify(() => list.count === 1, 3000, "one result")
         TestEnv.session.chat.openConversation(secondId)
         key(Qt.Key_Return)
-        compare(TestEnv.session.chat.conversationId, firstId, "Enter in Search opens the first result")
+        compare(TestEnv.conversationId(), firstId, "Enter in Search opens the first result")
         TestEnv.session.chat.openConversation(secondId)
         search.forceActiveFocus()
         key(Qt.Key_Down)
         verify(list.activeFocus, "Down goes to the results")
         key(Qt.Key_Return)
-        compare(TestEnv.session.chat.conversationId, firstId, "Enter there opens it")
+        compare(TestEnv.conversationId(), firstId, "Enter there opens it")
         search.forceActiveFocus()
         key(Qt.Key_Escape)
         tryVerify(() => list.count >= 2, 3000, "Esc clears the search")

@@ -113,7 +113,7 @@ TestCase {
         mouseClick(findChild(bar, "undoDeleteButton"))
         tryCompare(list, "count", 2)
         verify(!undoBar.visible)
-        compare(TestEnv.session.chat.conversationId, id, "the restored conversation is open again")
+        compare(TestEnv.conversationId(), id, "the restored conversation is open again")
         verify(TestEnv.session.chat.messages.count > 0, "with its messages")
 
         // Not undone: gone from the database once the time is up.

@@ -18,6 +18,8 @@ ChatController::ChatController(const Services& services, QObject* parent)
     connect(&m_batcher, &StreamBatcher::flushed, this, &ChatController::onBatch);
     connect(this, &ChatController::canSendChanged, this, [this] { m_messages.setActionsEnabled(canSend()); });
     connect(m_s.loader, &ModelLoader::statusChanged, this, &ChatController::canSendChanged);
+    connect(this, &ChatController::generatingChanged, this, &ChatController::replyElsewhereChanged);
+    connect(this, &ChatController::conversationChanged, this, &ChatController::replyElsewhereChanged);
     connect(m_s.loader, &ModelLoader::sha256Known, this, [this](const QString& path, const QString& sha) {
         m_s.messages->setModelSha256(path, sha);
         for (ChatMessage m : m_messages.metas()) // rows shown now learn it too

@@ -39,8 +39,10 @@ class ChatController : public QObject {
     Q_PROPERTY(MessageListModel* messages READ messages CONSTANT)
     Q_PROPERTY(qint64 conversationId READ conversationId NOTIFY conversationChanged)
     Q_PROPERTY(bool generating READ generating NOTIFY generatingChanged)
-    // The conversation the reply being written belongs to (0: none).
+    // The conversation the reply being written belongs to (0: none), and
+    // whether that is another one than the conversation shown.
     Q_PROPERTY(qint64 replyConversationId READ replyConversationId NOTIFY generatingChanged)
+    Q_PROPERTY(bool replyElsewhere READ replyElsewhere NOTIFY replyElsewhereChanged)
     Q_PROPERTY(bool canSend READ canSend NOTIFY canSendChanged)
     Q_PROPERTY(QString error READ error NOTIFY errorChanged)
 
@@ -64,6 +66,7 @@ public:
     qint64 conversationId() const { return m_conversationId; }
     bool generating() const { return m_reply != nullptr; }
     qint64 replyConversationId() const { return generating() ? m_replyConversationId : 0; }
+    bool replyElsewhere() const { return generating() && m_replyConversationId != m_conversationId; }
     bool canSend() const;
     QString error() const { return m_error; }
     // GUI-thread CPU time the last batch of reply text took (store + models
@@ -90,6 +93,7 @@ public:
 signals:
     void conversationChanged();
     void generatingChanged();
+    void replyElsewhereChanged();
     void canSendChanged();
     void errorChanged();
     void replyStarted(qint64 messageId);
