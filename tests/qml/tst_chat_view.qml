@@ -271,4 +271,21 @@ TestCase {
         tryVerify(() => TestEnv.session.loader.modelPath === TestEnv.modelPath && TestEnv.session.loader.loaded, 5000)
         verify(!notice.visible, "a model with a template has nothing to say")
     }
+
+    // The gauges show the conversation on screen: a new (or deleted) one
+    // has no figures, reopening one brings its reply's back.
+    function test_92_gaugesFollowTheConversation() {
+        loadModel()
+        const view = createTemporaryObject(viewComponent, testCase)
+        send(view, "Some figures, please")
+        waitForReply()
+        const gauges = TestEnv.session.gauges
+        verify(gauges.tokensPerSecondText !== "–", gauges.tokensPerSecondText)
+        const id = TestEnv.conversationId()
+        TestEnv.session.chat.newConversation()
+        compare(gauges.tokensPerSecondText, "–", "a new chat has none")
+        compare(gauges.contextUsed, 0)
+        TestEnv.session.chat.openConversation(id)
+        verify(gauges.tokensPerSecondText !== "–", "the reply's figures are back")
+    }
 }

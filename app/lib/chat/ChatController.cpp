@@ -273,6 +273,8 @@ void ChatController::newConversation()
     // conversation (its batches are stored by message id).
     m_conversationId = 0;
     m_messages.clear();
+    if (!generating()) // no figures of a conversation no longer shown
+        m_s.gauges->finish({});
     emit conversationChanged();
 }
 
@@ -287,6 +289,8 @@ void ChatController::openConversation(qint64 id)
         // The gauges show where the conversation stands.
         if (!messages.isEmpty() && messages.last().role == ChatTurn::Role::Assistant)
             m_s.gauges->finish(messages.last().provenance.stats);
+        else if (!generating())
+            m_s.gauges->finish({});
         emit conversationChanged();
     });
 }
