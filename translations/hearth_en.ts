@@ -647,6 +647,10 @@
             <source>Scroll the models</source>
             <translation type="unfinished" />
         </message>
+        <message>
+            <source>Remove %1? Click again</source>
+            <translation type="unfinished" />
+        </message>
     </context>
     <context>
         <name>PathDialog</name>

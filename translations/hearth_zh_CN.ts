@@ -651,6 +651,10 @@
             <source>Scroll the models</source>
             <translation>滚动模型列表</translation>
         </message>
+        <message>
+            <source>Remove %1? Click again</source>
+            <translation>移除 %1？再点一次确认</translation>
+        </message>
     </context>
     <context>
         <name>PathDialog</name>

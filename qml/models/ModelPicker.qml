@@ -93,6 +93,7 @@ Popup {
         }
 
         Flow {
+            objectName: "folderChips"
             Layout.fillWidth: true
             spacing: 6
 
@@ -106,12 +107,33 @@ Popup {
                     id: folderButton
 
                     required property string modelData
+                    // A first click asks; a second within a few seconds removes.
+                    property bool confirming: false
 
+                    objectName: "folderChip:" + folderButton.modelData
                     flat: true
                     font.pixelSize: 12
-                    text: folderButton.modelData + "  ✕"
-                    Accessible.name: qsTr("Remove folder %1").arg(folderButton.modelData)
-                    onClicked: () => root.library.removeFolder(folderButton.modelData)
+                    text: folderButton.confirming ? qsTr("Remove %1? Click again").arg(folderButton.modelData)
+                                                  : folderButton.modelData + "  ✕"
+                    Accessible.name: folderButton.confirming ? text
+                                                             : qsTr("Remove folder %1").arg(folderButton.modelData)
+                    onClicked: () => {
+                        if (!folderButton.confirming) {
+                            folderButton.confirming = true
+                            confirmTime.restart()
+                            return
+                        }
+                        confirmTime.stop()
+                        folderButton.confirming = false
+                        root.library.removeFolder(folderButton.modelData)
+                    }
+
+                    Timer {
+                        id: confirmTime
+
+                        interval: 4000
+                        onTriggered: folderButton.confirming = false
+                    }
                 }
             }
         }

@@ -186,4 +186,27 @@ TestCase {
         compare(TestEnv.session.library.error, "")
         TestEnv.session.library.removeFolder(folder)
     }
+
+    // A folder goes only on a second click: one click on the chip asks.
+    function test_9_removingAFolderAsksFirst() {
+        const folder = TestEnv.makeFolder("chip-folder")
+        TestEnv.session.library.addFolder("file://" + folder)
+        tryVerify(() => TestEnv.session.library.folders.indexOf(folder) >= 0)
+        const picker = createTemporaryObject(pickerComponent, testCase)
+        picker.open()
+        const chips = findChild(picker, "folderChips")
+        verify(chips, "the folder chips")
+        let chip = null
+        tryVerify(() => {
+            for (let i = 0; i < chips.children.length; ++i)
+                if (chips.children[i].objectName === "folderChip:" + folder)
+                    chip = chips.children[i]
+            return chip !== null
+        }, 3000, "the folder's chip")
+        mouseClick(chip)
+        verify(TestEnv.session.library.folders.indexOf(folder) >= 0, "one click removes nothing")
+        verify(chip.text.indexOf("Click again") >= 0, chip.text)
+        mouseClick(chip)
+        tryVerify(() => TestEnv.session.library.folders.indexOf(folder) < 0, 2000, "the second click removes it")
+    }
 }
