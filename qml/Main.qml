@@ -32,6 +32,16 @@ ApplicationWindow {
     palette.light: Theme.surface
     palette.toolTipBase: Theme.sidebar
     palette.toolTipText: Theme.text
+    // Disabled controls look disabled (the groups above set every group).
+    palette.disabled.buttonText: Theme.mutedText
+    palette.disabled.windowText: Theme.mutedText
+    palette.disabled.text: Theme.mutedText
+    palette.disabled.button: Theme.userBubble
+    palette.disabled.highlight: Theme.border
+    palette.disabled.highlightedText: Theme.mutedText
+
+    // The conversations sidebar; Ctrl+B or the header's ☰ hides and shows it.
+    property bool sidebarShown: true
 
     // The rendered Markdown (C++) uses the same palette as the views.
     Binding {
@@ -50,6 +60,10 @@ ApplicationWindow {
     Shortcut {
         sequences: ["Ctrl+F", "Ctrl+K"]
         onActivated: sidebar.focusSearch()
+    }
+    Shortcut {
+        sequence: "Ctrl+B"
+        onActivated: window.sidebarShown = !window.sidebarShown
     }
     Shortcut {
         sequence: "Ctrl+L"
@@ -84,8 +98,9 @@ ApplicationWindow {
             id: sidebar
 
             session: window.session
-            SplitView.preferredWidth: 270
-            SplitView.minimumWidth: 200
+            visible: window.sidebarShown
+            SplitView.preferredWidth: window.width < 900 ? 220 : 270
+            SplitView.minimumWidth: 180
             SplitView.maximumWidth: 420
             onAboutRequested: aboutDialog.open()
         }
@@ -94,9 +109,11 @@ ApplicationWindow {
             id: chatView
 
             session: window.session
+            sidebarShown: window.sidebarShown
             SplitView.fillWidth: true
             onModelPickerRequested: modelPicker.open()
             onSettingsRequested: settingsPanel.open()
+            onSidebarToggleRequested: window.sidebarShown = !window.sidebarShown
         }
     }
 
@@ -130,5 +147,27 @@ ApplicationWindow {
     DropOverlay {
         anchors.fill: parent
         library: window.session.library
+    }
+
+    // The keyboard focus, shown once the keyboard moves it (see FocusTracker),
+    // above everything including popups; focused items scroll into view.
+    FocusTracker {
+        id: focusTracker
+
+        window: window
+    }
+    Rectangle {
+        objectName: "focusRing"
+        parent: Overlay.overlay
+        z: 1000000
+        visible: focusTracker.active && focusTracker.rect.width > 0
+        x: focusTracker.rect.x - 3
+        y: focusTracker.rect.y - 3
+        width: focusTracker.rect.width + 6
+        height: focusTracker.rect.height + 6
+        radius: Theme.radius
+        color: "transparent"
+        border.width: 2
+        border.color: Theme.focusRing
     }
 }

@@ -14,6 +14,8 @@ set(HEARTH_QML_FILES
     common/Banner.qml
     common/DropOverlay.qml
     common/Meter.qml
+    common/PathDialog.qml
+    common/PlainTextArea.qml
     gauges/GaugeBar.qml
     gauges/GaugeFigure.qml
     models/ModelDelegate.qml

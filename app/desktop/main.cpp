@@ -3,11 +3,14 @@
 //   Hearth [MODEL.gguf] [--data-dir DIR] [--engine fake|cpu] [--lang LOCALE]
 //          [--theme light|dark] [--quit-after MS] [--screenshot FILE]
 //          [--send TEXT [--new-chat]] [--quit-when-done] [--events] [--engines]
+//          [--stop-stress N] [--size WxH]
 
 #include "AppInfo.h"
 #include "AppSession.h"
 #include "Automation.h"
+#include "StopStress.h"
 #include "engine/EngineFactory.h"
+#include "models/ModelLoader.h"
 #include "ui/BundlePaths.h"
 #include "ui/RenderBackend.h"
 #include "ui/Translations.h"
@@ -23,7 +26,9 @@
 #include <QTimer>
 #include <QtQml/QQmlExtensionPlugin>
 
+#include <algorithm>
 #include <cstdio>
+#include <memory>
 
 Q_IMPORT_QML_PLUGIN(HearthPlugin)
 
@@ -52,14 +57,20 @@ struct Cli {
                                     QStringLiteral("Quit once the reply (--send) or the screenshot is done.")};
     QCommandLineOption events{QStringLiteral("events"), QStringLiteral("Print what happens as JSON lines.")};
     QCommandLineOption newChat{QStringLiteral("new-chat"), QStringLiteral("With --send: in a new conversation.")};
+    QCommandLineOption size{QStringLiteral("size"), QStringLiteral("Open the window at WIDTHxHEIGHT (screenshots)."),
+                            QStringLiteral("WxH")};
+    QCommandLineOption stopStress{QStringLiteral("stop-stress"),
+                                  QStringLiteral("Once a model is loaded, send and stop N replies at random moments, "
+                                                 "then quit (tests)."),
+                                  QStringLiteral("N")};
 
     void process(QCoreApplication& app)
     {
         parser.setApplicationDescription(QStringLiteral("Hearth: chat with local language models"));
         parser.addHelpOption();
         parser.addVersionOption();
-        parser.addOptions(
-            {dataDir, engine, engines, lang, theme, quitAfter, screenshot, send, newChat, quitWhenDone, events});
+        parser.addOptions({dataDir, engine, engines, lang, theme, quitAfter, screenshot, send, newChat, quitWhenDone,
+                           events, stopStress, size});
         parser.addPositionalArgument(QStringLiteral("model"), QStringLiteral("A GGUF model file to open."),
                                      QStringLiteral("[MODEL.gguf]"));
         parser.process(app);
@@ -144,6 +155,34 @@ int main(int argc, char* argv[])
     Automation automation(&session, window,
                           {cli.parser.value(cli.send), cli.parser.isSet(cli.newChat), cli.parser.value(cli.screenshot),
                            cli.parser.isSet(cli.quitWhenDone), cli.parser.isSet(cli.events)});
+    if (cli.parser.isSet(cli.size)) {
+        const QStringList wh = cli.parser.value(cli.size).split(QLatin1Char('x'));
+        bool okW = false;
+        bool okH = false;
+        const int w = wh.value(0).toInt(&okW);
+        const int h = wh.value(1).toInt(&okH);
+        if (wh.size() != 2 || !okW || !okH || w <= 0 || h <= 0) {
+            std::fprintf(stderr, "--size needs WIDTHxHEIGHT, e.g. 800x600\n");
+            return 2;
+        }
+        window->resize(std::max(w, window->minimumWidth()), std::max(h, window->minimumHeight()));
+    }
+    std::unique_ptr<StopStress> stress;
+    if (cli.parser.isSet(cli.stopStress)) {
+        bool ok = false;
+        const int tries = cli.parser.value(cli.stopStress).toInt(&ok);
+        if (!ok || tries < 1) {
+            std::fprintf(stderr, "--stop-stress needs a number of tries (1 or more)\n");
+            return 2;
+        }
+        stress = std::make_unique<StopStress>(&session, window, tries);
+        QObject::connect(session.loader(), &ModelLoader::statusChanged, stress.get(), [&session, &stress] {
+            if (session.loader()->status() == ModelLoader::Loaded)
+                stress->start();
+            else if (session.loader()->status() == ModelLoader::Failed)
+                QCoreApplication::exit(3);
+        });
+    }
     session.restore(cli.parser.positionalArguments().value(0));
     automation.start();
 

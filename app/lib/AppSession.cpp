@@ -74,9 +74,13 @@ AppSession::AppSession(Options options, QObject* parent)
         m_settings->setValue(QStringLiteral("session/conversation"), m_chat->conversationId());
     });
     connect(m_conversationList.get(), &ConversationListModel::removed, this, [this](qint64 id) {
+        m_chat->stopIn(id); // a reply being written there
         if (id == m_chat->conversationId())
             m_chat->newConversation();
     });
+    // An undone delete opens the conversation again.
+    connect(m_conversationList.get(), &ConversationListModel::restored, m_chat.get(),
+            &ChatController::openConversation);
     connect(m_loader.get(), &ModelLoader::statusChanged, this, [this] {
         if (m_loader->loaded()) {
             m_settings->setValue(QStringLiteral("session/model"), m_loader->modelPath());

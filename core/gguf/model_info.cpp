@@ -47,6 +47,12 @@ ModelInfo summarize(const File& f)
     info.architecture = std::string(f.architecture());
     if (const Value* v = f.find("general.name"); v && v->toString())
         info.name = std::string(*v->toString());
+    if (const Value* v = f.find("general.basename"); v && v->toString())
+        info.baseName = std::string(*v->toString());
+    if (const Value* v = f.find("general.size_label"); v && v->toString())
+        info.sizeLabel = std::string(*v->toString());
+    if (const Value* v = f.find("general.finetune"); v && v->toString())
+        info.finetune = std::string(*v->toString());
     if (const Value* v = f.find("general.file_type"); v && v->toInt())
         info.fileType = fileTypeName(*v->toInt());
 

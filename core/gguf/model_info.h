@@ -23,6 +23,9 @@ struct ModelInfo {
     size_t splitCount = 1;
     std::string architecture;       // general.architecture ("" if absent)
     std::string name;               // general.name ("" if absent)
+    std::string baseName;           // general.basename: "SmolLM2" ("" if absent)
+    std::string sizeLabel;          // general.size_label: "135M" ("" if absent)
+    std::string finetune;           // general.finetune: "Instruct" ("" if absent)
     std::string fileType;           // from general.file_type: "Q4_K_M", "F16", ... ("" if absent)
     int64_t parameters = 0;         // elements of all tensors
     uint64_t tensorBytes = 0;       // bytes of all tensor data

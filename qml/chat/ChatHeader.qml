@@ -9,9 +9,12 @@ ToolBar {
     id: root
 
     required property ModelLoader loader
+    // Whether the conversations sidebar is shown (the toggle's state).
+    property bool sidebarShown: true
 
     signal modelPickerRequested()
     signal settingsRequested()
+    signal sidebarToggleRequested()
 
     background: Rectangle {
         color: Theme.surface
@@ -28,6 +31,17 @@ ToolBar {
         anchors.leftMargin: 12
         anchors.rightMargin: 8
         spacing: 8
+
+        ToolButton {
+            objectName: "sidebarButton"
+            text: "☰"
+            checkable: false
+            Accessible.name: root.sidebarShown ? qsTr("Hide the conversations") : qsTr("Show the conversations")
+            ToolTip.visible: hovered
+            ToolTip.text: (root.sidebarShown ? qsTr("Hide the conversations") : qsTr("Show the conversations"))
+                          + " (Ctrl+B)"
+            onClicked: root.sidebarToggleRequested()
+        }
 
         ToolButton {
             objectName: "modelButton"

@@ -10,8 +10,11 @@ Pane {
 
     required property AppSession session
 
+    property bool sidebarShown: true
+
     signal modelPickerRequested()
     signal settingsRequested()
+    signal sidebarToggleRequested()
 
     function focusInput() {
         composer.focusInput()
@@ -29,8 +32,10 @@ Pane {
         ChatHeader {
             Layout.fillWidth: true
             loader: root.session.loader
+            sidebarShown: root.sidebarShown
             onModelPickerRequested: root.modelPickerRequested()
             onSettingsRequested: root.settingsRequested()
+            onSidebarToggleRequested: root.sidebarToggleRequested()
         }
 
         Banner {
@@ -41,6 +46,22 @@ Pane {
                 root.session.library.clearError()
                 root.session.chat.clearError()
             }
+        }
+
+        // What the model's load had to say (no chat template, so a built-in
+        // one or plain continuation; layers not offloaded), in plain view
+        // until dismissed for this model.
+        Banner {
+            id: modelNotice
+
+            property string dismissedFor
+
+            objectName: "modelNotice"
+            Layout.fillWidth: true
+            tone: Theme.warning
+            text: root.session.loader.loaded && modelNotice.dismissedFor !== root.session.loader.modelPath
+                  ? root.session.loader.warning : ""
+            onDismissed: modelNotice.dismissedFor = root.session.loader.modelPath
         }
 
         ListView {
@@ -58,7 +79,9 @@ Pane {
             bottomMargin: 16
             model: root.session.chat.messages
             boundsBehavior: Flickable.StopAtBounds
-            ScrollBar.vertical: ScrollBar {}
+            ScrollBar.vertical: ScrollBar {
+                Accessible.name: qsTr("Scroll the messages")
+            }
             Accessible.name: qsTr("Messages")
             Accessible.role: Accessible.List
 
@@ -68,6 +91,7 @@ Pane {
                 onCopyCodeRequested: (id, fence) => root.session.chat.copyCode(id, fence)
                 onRegenerateRequested: () => root.session.chat.regenerate()
                 onEditSubmitted: (id, text) => root.session.chat.editAndResend(id, text)
+                onAlternativeRequested: (id, step) => root.session.chat.showAlternative(id, step)
             }
 
             onMovementEnded: pinned = atYEnd
@@ -132,6 +156,7 @@ Pane {
             Layout.fillWidth: true
             chat: root.session.chat
             modelLoaded: root.session.loader.loaded
+            modelLoading: root.session.loader.busy
         }
     }
 }

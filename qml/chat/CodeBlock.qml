@@ -87,10 +87,20 @@ Rectangle {
                 }
                 ToolButton {
                     objectName: "copyCodeButton"
-                    text: qsTr("Copy code")
+                    text: codeCopied.running ? qsTr("Copied") : qsTr("Copy code")
                     font.pixelSize: 12
-                    Accessible.name: qsTr("Copy code")
-                    onClicked: root.copyRequested()
+                    Accessible.name: text
+                    onClicked: {
+                        root.copyRequested()
+                        codeCopied.restart()
+                    }
+
+                    // "Copied" for a moment: the click did something.
+                    Timer {
+                        id: codeCopied
+
+                        interval: 1500
+                    }
                 }
             }
         }

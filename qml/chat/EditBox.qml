@@ -1,6 +1,7 @@
 import QtQuick
 import QtQuick.Controls
 import QtQuick.Layouts
+import Hearth
 
 // Editing a sent message before resending it.
 ColumnLayout {
@@ -16,12 +17,11 @@ ColumnLayout {
 
     spacing: 6
 
-    TextArea {
+    PlainTextArea {
         id: area
 
         objectName: "editArea"
         Layout.fillWidth: true
-        wrapMode: TextArea.Wrap
         Accessible.name: qsTr("Edited message")
         Keys.onEscapePressed: root.cancelled()
     }

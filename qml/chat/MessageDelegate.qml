@@ -21,18 +21,26 @@ Item {
     required property string error
     required property bool last
     required property bool actionsEnabled
+    required property string modelName
+    required property int alternative
+    required property int alternatives
 
     signal copyRequested(double id)
     signal copyCodeRequested(double id, int fence)
     signal regenerateRequested()
     signal editSubmitted(double id, string text)
+    signal alternativeRequested(double id, int step)
 
     property bool editing: false
     readonly property bool isUser: root.author === MessageListModel.User
+    // Who wrote it: you, or the model (by name) that wrote the reply.
+    readonly property string authorName: root.isUser ? qsTr("You")
+                                                     : root.modelName.length > 0 ? root.modelName : AppInfo.name
 
     implicitHeight: column.implicitHeight + 16
     Accessible.role: Accessible.ListItem
-    Accessible.name: root.isUser ? qsTr("Your message") : qsTr("Reply")
+    // Screen readers hear who wrote it and how it begins.
+    Accessible.name: qsTr("%1: %2").arg(root.authorName).arg(root.text.substring(0, 120).replace(/\s+/g, " "))
 
     ColumnLayout {
         id: column
@@ -43,7 +51,10 @@ Item {
         spacing: 4
 
         Label {
-            text: root.isUser ? qsTr("You") : AppInfo.name
+            objectName: "authorLabel"
+            text: root.authorName
+            elide: Text.ElideRight
+            Layout.fillWidth: true
             font.bold: true
             color: root.isUser ? Theme.text : Theme.accent
         }
@@ -133,12 +144,57 @@ Item {
             Row {
                 id: actions
 
+                // ‹ 2/3 ›: the other replies (regenerated) or messages (edited).
                 ToolButton {
-                    objectName: "copyMessageButton"
-                    text: qsTr("Copy")
+                    objectName: "previousAlternative"
+                    visible: root.alternatives > 1
+                    enabled: root.actionsEnabled && root.alternative > 0
+                    text: "‹"
                     font.pixelSize: 12
-                    Accessible.name: qsTr("Copy message")
-                    onClicked: root.copyRequested(root.messageId)
+                    Accessible.name: qsTr("Previous version")
+                    onClicked: root.alternativeRequested(root.messageId, -1)
+                }
+                Label {
+                    objectName: "alternativeLabel"
+                    visible: root.alternatives > 1
+                    anchors.verticalCenter: parent.verticalCenter
+                    text: qsTr("%1/%2").arg(root.alternative + 1).arg(root.alternatives)
+                    font.pixelSize: 12
+                    color: Theme.mutedText
+                    Accessible.name: qsTr("Version %1 of %2").arg(root.alternative + 1).arg(root.alternatives)
+                }
+                ToolButton {
+                    objectName: "nextAlternative"
+                    visible: root.alternatives > 1
+                    enabled: root.actionsEnabled && root.alternative < root.alternatives - 1
+                    text: "›"
+                    font.pixelSize: 12
+                    Accessible.name: qsTr("Next version")
+                    onClicked: root.alternativeRequested(root.messageId, 1)
+                }
+
+                ToolButton {
+                    id: copyButton
+
+                    // "Copied" for a moment: the click did something.
+                    property bool copied: false
+
+                    objectName: "copyMessageButton"
+                    text: copyButton.copied ? qsTr("Copied") : qsTr("Copy")
+                    font.pixelSize: 12
+                    Accessible.name: copyButton.copied ? qsTr("Copied") : qsTr("Copy message")
+                    onClicked: {
+                        root.copyRequested(root.messageId)
+                        copyButton.copied = true
+                        copiedTimer.restart()
+                    }
+
+                    Timer {
+                        id: copiedTimer
+
+                        interval: 1500
+                        onTriggered: copyButton.copied = false
+                    }
                 }
                 ToolButton {
                     objectName: "regenerateButton"

@@ -9,6 +9,7 @@ Popup {
     id: root
 
     objectName: "aboutDialog"
+    Component.onCompleted: Accessibility.nameDialog(root, qsTr("About %1").arg(AppInfo.name))
     modal: true
     focus: true
     padding: 24

@@ -8,6 +8,9 @@ Rectangle {
 
     property real value: 0 // 0..1
     property color fill: Theme.accent
+    // For screen readers (the value interface reads these names).
+    readonly property real minimumValue: 0
+    readonly property real maximumValue: 1
 
     implicitWidth: 120
     implicitHeight: 6

@@ -5,24 +5,25 @@ import Hearth
 
 // Live figures under the conversation: generation and prompt speed, time
 // to first token, the context meter (with a notice once the context has
-// shifted), process memory, model weights and KV cache.
+// shifted), process memory, model weights and KV cache. The figures wrap
+// onto a second line when the window is narrow, so none is cut off.
 Rectangle {
     id: root
 
     required property Gauges gauges
 
     objectName: "gaugeBar"
-    implicitHeight: row.implicitHeight + 10
+    implicitHeight: flow.implicitHeight + 10
     color: Theme.sidebar
     Accessible.role: Accessible.StatusBar
     Accessible.name: qsTr("Performance")
 
-    RowLayout {
-        id: row
+    Flow {
+        id: flow
 
-        anchors.fill: parent
-        anchors.leftMargin: 12
-        anchors.rightMargin: 12
+        x: 12
+        y: 5
+        width: parent.width - 24
         spacing: 18
 
         GaugeFigure {
@@ -31,17 +32,20 @@ Rectangle {
             value: root.gauges.tokensPerSecondText
         }
         GaugeFigure {
+            objectName: "promptSpeed"
             label: qsTr("Prompt")
             value: root.gauges.promptSpeedText
         }
         GaugeFigure {
+            objectName: "firstToken"
             label: qsTr("First token")
             value: root.gauges.timeToFirstTokenText
         }
         ColumnLayout {
+            objectName: "contextGauge"
             spacing: 2
-            Layout.preferredWidth: 170
-            Accessible.role: Accessible.ProgressBar
+            width: 170
+            Accessible.role: Accessible.Grouping
             Accessible.name: contextLabel.text
 
             Label {
@@ -60,24 +64,26 @@ Rectangle {
             }
             Label {
                 objectName: "contextShiftNotice"
+                Layout.fillWidth: true
                 visible: root.gauges.contextShifted
                 text: qsTr("Context full: the oldest messages were dropped")
+                wrapMode: Text.Wrap
                 font.pixelSize: 10
                 color: Theme.warning
             }
         }
-        Item {
-            Layout.fillWidth: true
-        }
         GaugeFigure {
+            objectName: "memoryGauge"
             label: qsTr("Memory")
             value: root.gauges.processMemoryText
         }
         GaugeFigure {
+            objectName: "weightsGauge"
             label: qsTr("Weights")
             value: root.gauges.weightsText
         }
         GaugeFigure {
+            objectName: "kvCacheGauge"
             label: qsTr("KV cache")
             value: root.gauges.kvCacheText
         }

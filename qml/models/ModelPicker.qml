@@ -13,8 +13,24 @@ Popup {
     required property ModelLibrary library
     required property ModelLoader loader
 
+    // What Qt's own file dialog (used where the platform has no native
+    // one) needs besides QtQuick.Dialogs; without it, opening one crashes.
+    property list<string> dialogModules: ["QtQuick.Dialogs", "Qt.labs.folderlistmodel"]
+
     function openFile() {
-        fileDialog.open()
+        const missing = QmlModules.firstMissing(root.dialogModules)
+        if (missing.length > 0)
+            pathDialog.ask(missing, false)
+        else
+            fileDialog.open()
+    }
+
+    function addFolder() {
+        const missing = QmlModules.firstMissing(root.dialogModules)
+        if (missing.length > 0)
+            pathDialog.ask(missing, true)
+        else
+            folderDialog.open()
     }
 
     objectName: "modelPicker"
@@ -27,6 +43,7 @@ Popup {
         border.color: Theme.border
     }
     onOpened: root.library.rescan()
+    Component.onCompleted: Accessibility.nameDialog(root, qsTr("Models"))
 
     ColumnLayout {
         anchors.fill: parent
@@ -54,13 +71,13 @@ Popup {
                 objectName: "openFileButton"
                 text: qsTr("Open file…")
                 Accessible.name: qsTr("Open a model file")
-                onClicked: fileDialog.open()
+                onClicked: root.openFile()
             }
             Button {
                 objectName: "addFolderButton"
                 text: qsTr("Add folder…")
                 Accessible.name: qsTr("Add a models folder")
-                onClicked: folderDialog.open()
+                onClicked: root.addFolder()
             }
             ToolButton {
                 text: "✕"
@@ -76,6 +93,7 @@ Popup {
         }
 
         Flow {
+            objectName: "folderChips"
             Layout.fillWidth: true
             spacing: 6
 
@@ -89,12 +107,33 @@ Popup {
                     id: folderButton
 
                     required property string modelData
+                    // A first click asks; a second within a few seconds removes.
+                    property bool confirming: false
 
+                    objectName: "folderChip:" + folderButton.modelData
                     flat: true
                     font.pixelSize: 12
-                    text: folderButton.modelData + "  ✕"
-                    Accessible.name: qsTr("Remove folder %1").arg(folderButton.modelData)
-                    onClicked: () => root.library.removeFolder(folderButton.modelData)
+                    text: folderButton.confirming ? qsTr("Remove %1? Click again").arg(folderButton.modelData)
+                                                  : folderButton.modelData + "  ✕"
+                    Accessible.name: folderButton.confirming ? text
+                                                             : qsTr("Remove folder %1").arg(folderButton.modelData)
+                    onClicked: () => {
+                        if (!folderButton.confirming) {
+                            folderButton.confirming = true
+                            confirmTime.restart()
+                            return
+                        }
+                        confirmTime.stop()
+                        folderButton.confirming = false
+                        root.library.removeFolder(folderButton.modelData)
+                    }
+
+                    Timer {
+                        id: confirmTime
+
+                        interval: 4000
+                        onTriggered: folderButton.confirming = false
+                    }
                 }
             }
         }
@@ -108,7 +147,9 @@ Popup {
             clip: true
             spacing: 6
             model: root.library.models
-            ScrollBar.vertical: ScrollBar {}
+            ScrollBar.vertical: ScrollBar {
+                Accessible.name: qsTr("Scroll the models")
+            }
             Accessible.name: qsTr("Models")
             Accessible.role: Accessible.List
 
@@ -135,6 +176,7 @@ Popup {
     FileDialog {
         id: fileDialog
 
+        objectName: "fileDialog"
         title: qsTr("Open a model")
         nameFilters: [qsTr("GGUF models (*.gguf)"), qsTr("All files (*)")]
         onAccepted: {
@@ -146,7 +188,24 @@ Popup {
     FolderDialog {
         id: folderDialog
 
+        objectName: "folderDialog"
         title: qsTr("Add a models folder")
         onAccepted: root.library.addFolder(selectedFolder)
+    }
+
+    PathDialog {
+        id: pathDialog
+
+        parent: Overlay.overlay
+        anchors.centerIn: parent
+        width: Math.min(520, parent ? parent.width - 40 : 520)
+        onPathAccepted: path => {
+            if (pathDialog.folder) {
+                root.library.addFolder(path)
+            } else {
+                root.library.openPath(path)
+                root.close()
+            }
+        }
     }
 }

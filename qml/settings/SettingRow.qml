@@ -68,6 +68,9 @@ ColumnLayout {
             value: root.valueType === SettingsModel.Real ? Number(root.value) : 0
             enabled: root.available
             Accessible.name: root.label
+            // Screen readers read the range from these names (Slider has from/to).
+            readonly property real minimumValue: from
+            readonly property real maximumValue: to
             onMoved: root.valueEdited(root.index, value)
         }
         Label {
@@ -92,12 +95,11 @@ ColumnLayout {
         onValueModified: root.valueEdited(root.index, value)
     }
 
-    TextArea {
+    PlainTextArea {
         objectName: "textArea"
         Layout.fillWidth: true
         Layout.preferredHeight: Math.max(70, implicitHeight)
         visible: root.valueType === SettingsModel.Text
-        wrapMode: TextArea.Wrap
         text: root.valueType === SettingsModel.Text ? String(root.value) : ""
         Accessible.name: root.label
         onEditingFinished: if (text !== String(root.value)) root.valueEdited(root.index, text)

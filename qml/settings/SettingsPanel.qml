@@ -15,6 +15,7 @@ Drawer {
 
     objectName: "settingsPanel"
     edge: Qt.RightEdge
+    Component.onCompleted: Accessibility.nameDialog(root, qsTr("Settings"))
     background: Rectangle {
         color: Theme.surface
         Rectangle {
@@ -78,7 +79,11 @@ Drawer {
             clip: true
             spacing: 12
             model: root.settings
-            ScrollBar.vertical: ScrollBar {}
+            // Every row exists, so Tab reaches them all (and what follows).
+            cacheBuffer: 100000
+            ScrollBar.vertical: ScrollBar {
+                Accessible.name: qsTr("Scroll the settings")
+            }
             Accessible.name: qsTr("Settings")
             Accessible.role: Accessible.List
             delegate: SettingRow {

@@ -23,6 +23,20 @@ ItemDelegate {
         root.editing = true
     }
 
+    function askDelete() {
+        confirm.open()
+    }
+
+    function showActions() {
+        actions.popup(root, root.width - actions.implicitWidth, root.height)
+    }
+
+    // The row the list's keys act on, while the list has the focus.
+    readonly property bool keyboardCurrent: root.ListView.isCurrentItem && root.ListView.view
+                                            && root.ListView.view.activeFocus
+
+    // The list takes the focus for all its rows (see Sidebar).
+    focusPolicy: Qt.NoFocus
     highlighted: root.current
     padding: 8
     onClicked: root.openRequested(root.conversationId)
@@ -31,7 +45,7 @@ ItemDelegate {
 
     background: Rectangle {
         radius: Theme.radius
-        color: root.current ? Theme.highlight : root.hovered ? Theme.userBubble : "transparent"
+        color: root.current ? Theme.highlight : root.hovered || root.keyboardCurrent ? Theme.userBubble : "transparent"
     }
 
     contentItem: RowLayout {
@@ -81,7 +95,8 @@ ItemDelegate {
         ToolButton {
             objectName: "conversationMenuButton"
             text: "⋯"
-            visible: root.hovered || root.current
+            visible: root.hovered || root.current || root.keyboardCurrent
+            focusPolicy: Qt.NoFocus
             Accessible.name: qsTr("Conversation actions")
             onClicked: actions.popup()
         }
@@ -115,6 +130,8 @@ ItemDelegate {
         title: qsTr("Delete conversation?")
         standardButtons: Dialog.Ok | Dialog.Cancel
         onAccepted: root.deleteRequested(root.conversationId)
+        // Says what it does, not "OK".
+        Component.onCompleted: confirm.standardButton(Dialog.Ok).text = qsTr("Delete")
 
         Label {
             width: confirm.availableWidth

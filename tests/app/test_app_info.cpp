@@ -1,6 +1,7 @@
 #include "AppInfo.h"
 #include "ModelPaths.h"
 #include "ui/BundlePaths.h"
+#include "ui/Translations.h"
 
 #include <QDir>
 
@@ -57,6 +58,18 @@ private slots:
             qunsetenv("HEARTH_MODELS_DIR");
         else
             qputenv("HEARTH_MODELS_DIR", old);
+    }
+
+    // zh_CN gets Qt's own strings too (the OK and Cancel of dialogs, the file
+    // dialog): qt6-translations-l10n, loaded with Hearth's.
+    void qtsOwnStringsAreTranslated()
+    {
+        QVERIFY(Translations::install(*QCoreApplication::instance(), QLocale(QStringLiteral("zh_CN"))));
+        QCOMPARE(QCoreApplication::translate("ModelPicker", "Models"), QStringLiteral("模型"));
+        const QString cancel = QCoreApplication::translate("QPlatformTheme", "Cancel");
+        QVERIFY2(cancel != QLatin1String("Cancel"),
+                 "Qt's translations for zh_CN are not installed (Debian: qt6-translations-l10n)");
+        QCOMPARE(cancel, QStringLiteral("取消"));
     }
 };
 

@@ -101,20 +101,48 @@ private slots:
                  MessageListModel::Stopped);
 
         const qint64 oldReply = messages->data(messages->index(1), MessageListModel::IdRole).toLongLong();
+        const QString oldText = messages->textOf(oldReply);
         chat->regenerate();
         QVERIFY(chat->generating());
         QCOMPARE(messages->rowCount(), 2);
-        QVERIFY(!test.session->messageStore().message(oldReply).has_value());
+        QVERIFY2(test.session->messageStore().message(oldReply).has_value(), "the old reply is kept");
+        QCOMPARE(messages->data(messages->index(1), MessageListModel::AlternativeRole).toInt(), 1);
+        QCOMPARE(messages->data(messages->index(1), MessageListModel::AlternativesRole).toInt(), 2);
         waitForReply(chat);
+        const qint64 newReply = messages->data(messages->index(1), MessageListModel::IdRole).toLongLong();
 
+        // ‹ 1/2 ›: back to the old reply, and forward again.
+        chat->showAlternative(newReply, -1);
+        QCOMPARE(messages->data(messages->index(1), MessageListModel::IdRole).toLongLong(), oldReply);
+        QCOMPARE(messages->textOf(oldReply), oldText);
+        QCOMPARE(messages->data(messages->index(1), MessageListModel::AlternativeRole).toInt(), 0);
+        chat->showAlternative(oldReply, -1); // nothing before the first
+        QCOMPARE(messages->data(messages->index(1), MessageListModel::IdRole).toLongLong(), oldReply);
+        chat->showAlternative(oldReply, 1);
+        QCOMPARE(messages->data(messages->index(1), MessageListModel::IdRole).toLongLong(), newReply);
+
+        // Edit and resend: a new branch; the first one is still there.
         const qint64 user = messages->data(messages->index(0), MessageListModel::IdRole).toLongLong();
         chat->editAndResend(user, QStringLiteral("second, edited"));
         QVERIFY(chat->generating());
         QCOMPARE(messages->rowCount(), 2);
         QCOMPARE(messages->data(messages->index(0), MessageListModel::TextRole).toString(),
                  QStringLiteral("second, edited"));
+        QCOMPARE(messages->data(messages->index(0), MessageListModel::AlternativesRole).toInt(), 2);
         waitForReply(chat);
         QCOMPARE(test.session->messageStore().messages(chat->conversationId()).size(), 2);
+        const qint64 edited = messages->data(messages->index(0), MessageListModel::IdRole).toLongLong();
+        chat->showAlternative(edited, -1);
+        QCOMPARE(messages->rowCount(), 2);
+        QCOMPARE(messages->data(messages->index(0), MessageListModel::TextRole).toString(), QStringLiteral("first"));
+        QCOMPARE(messages->data(messages->index(1), MessageListModel::IdRole).toLongLong(), newReply);
+        QCOMPARE(messages->data(messages->index(1), MessageListModel::AlternativesRole).toInt(), 2);
+        // The conversation reopens as it was left.
+        const qint64 conversation = chat->conversationId();
+        chat->newConversation();
+        chat->openConversation(conversation);
+        QCOMPARE(messages->data(messages->index(0), MessageListModel::TextRole).toString(), QStringLiteral("first"));
+        QCOMPARE(messages->data(messages->index(1), MessageListModel::IdRole).toLongLong(), newReply);
     }
 
     void conversationsAreListedAndRestored()

@@ -57,9 +57,15 @@ private slots:
                 Database old(path, from);
                 QCOMPARE(old.version(), from);
                 ConversationStore conversations(&old);
-                MessageStore messages(&old);
                 const qint64 c = conversations.createConversation(QStringLiteral("Old one"));
-                messages.addMessage(assistant(c, QStringLiteral("a message about pelicans"), MessageState::Complete));
+                // Rows as that schema's code wrote them (today's store
+                // writes columns it did not have).
+                const QStringList texts = {QStringLiteral("a question"), QStringLiteral("a message about pelicans"),
+                                           QStringLiteral("another question"), QStringLiteral("another answer")};
+                for (int i = 0; i < texts.size(); ++i)
+                    old.exec(QStringLiteral("INSERT INTO messages(conversation_id, role, text, created_at)"
+                                            " VALUES (?, ?, ?, ?)"),
+                             {c, i % 2 ? QStringLiteral("assistant") : QStringLiteral("user"), texts[i], 1000 + i});
             }
             Database db(path);
             QCOMPARE(db.version(), Database::latestVersion());
@@ -67,6 +73,24 @@ private slots:
             const QList<Conversation> found = conversations.search(QStringLiteral("pelican"));
             QCOMPARE(found.size(), 1);
             QCOMPARE(found[0].title, QStringLiteral("Old one"));
+            // The old conversation reads as it was: one line, in order, and
+            // it takes alternatives from here on.
+            MessageStore messages(&db);
+            QList<ChatMessage> shown = messages.messages(found[0].id);
+            QCOMPARE(shown.size(), 4);
+            QCOMPARE(shown[1].text, QStringLiteral("a message about pelicans"));
+            for (int i = 0; i < shown.size(); ++i) {
+                QCOMPARE(shown[i].parentId, i == 0 ? 0 : shown[i - 1].id);
+                QCOMPARE(shown[i].alternatives, 1);
+            }
+            ChatMessage again = assistant(found[0].id, QStringLiteral("a second answer"), MessageState::Complete);
+            again.parentId = shown[2].id;
+            messages.addMessage(again);
+            shown = messages.messages(found[0].id);
+            QCOMPARE(shown.size(), 4);
+            QCOMPARE(shown[3].text, QStringLiteral("a second answer"));
+            QCOMPARE(shown[3].alternative, 1);
+            QCOMPARE(shown[3].alternatives, 2);
         }
     }
 
@@ -199,6 +223,62 @@ private slots:
         QCOMPARE(messages.messages(c).last().text, QStringLiteral("edited"));
         conversations.deleteConversation(c);
         QCOMPARE(messages.messages(c).size(), 0); // ON DELETE CASCADE
+    }
+
+    // Alternatives: a regenerated reply beside the old one, an edited
+    // message as a new branch; the selection is stored; deleting a message
+    // deletes what follows it in every branch.
+    void alternativesAndBranches()
+    {
+        Database db(freshPath());
+        ConversationStore conversations(&db);
+        MessageStore messages(&db);
+        const qint64 c = conversations.createConversation(QStringLiteral("t"));
+        ChatMessage question;
+        question.conversationId = c;
+        question.text = QStringLiteral("q1");
+        question.parentId = ChatMessage::kNoParent;
+        const qint64 q1 = messages.addMessage(question);
+        const qint64 a1 = messages.addMessage(assistant(c, QStringLiteral("a1"), MessageState::Complete));
+        ChatMessage regenerated = assistant(c, QStringLiteral("a1 again"), MessageState::Complete);
+        regenerated.parentId = q1;
+        const qint64 a1b = messages.addMessage(regenerated);
+        QCOMPARE(messages.alternativesOf(a1), (QList<qint64>{a1, a1b}));
+        QList<ChatMessage> shown = messages.messages(c);
+        QCOMPARE(shown.size(), 2);
+        QCOMPARE(shown[1].id, a1b);
+        QCOMPARE(shown[1].alternative, 1);
+        QCOMPARE(shown[1].alternatives, 2);
+        messages.selectAlternative(a1);
+        QCOMPARE(messages.messages(c)[1].id, a1);
+        QCOMPARE(messages.messages(c)[1].alternative, 0);
+
+        // An edit of the first message: a branch of its own.
+        ChatMessage edited = question;
+        edited.text = QStringLiteral("q1 edited");
+        const qint64 q1b = messages.addMessage(edited);
+        const qint64 a2 = messages.addMessage(assistant(c, QStringLiteral("a2"), MessageState::Complete));
+        shown = messages.messages(c);
+        QCOMPARE(shown.size(), 2);
+        QCOMPARE(shown[0].id, q1b);
+        QCOMPARE(shown[0].alternatives, 2);
+        QCOMPARE(shown[1].id, a2);
+        QCOMPARE(shown[1].alternatives, 1);
+        // Back to the first branch: its own selection (a1) is still there.
+        messages.selectAlternative(q1);
+        shown = messages.messages(c);
+        QCOMPARE(shown[0].id, q1);
+        QCOMPARE(shown[1].id, a1);
+        QCOMPARE(shown[1].alternatives, 2);
+        // Deleting the first branch's question deletes its replies too
+        // (ON DELETE CASCADE on parent_id); the other branch is shown.
+        db.exec(QStringLiteral("DELETE FROM messages WHERE id = ?"), {q1});
+        QVERIFY(!messages.message(a1).has_value());
+        QVERIFY(!messages.message(a1b).has_value());
+        shown = messages.messages(c);
+        QCOMPARE(shown.size(), 2);
+        QCOMPARE(shown[0].id, q1b);
+        QCOMPARE(shown[0].alternatives, 1);
     }
 };
 

@@ -1,9 +1,15 @@
 #include "TestEnv.h"
 
+#include "WindowCapture.h"
 #include "chat/ChatController.h"
 
 #include <QClipboard>
+#include <QDir>
 #include <QGuiApplication>
+#include <QImage>
+#include <QQuickWindow>
+#include <QTest>
+#include <QWindow>
 
 FakeEngine::Options TestEnv::engineOptions()
 {
@@ -27,4 +33,57 @@ QString TestEnv::lastMessageText() const
 QString TestEnv::clipboardText() const
 {
     return QGuiApplication::clipboard()->text();
+}
+
+QString TestEnv::makeFolder(const QString& name) const
+{
+    const QString path = m_test.dir.filePath(name);
+    QDir().mkpath(path);
+    return path;
+}
+
+void TestEnv::keyClick(QObject* window, int key, int modifiers) const
+{
+    if (auto* w = qobject_cast<QWindow*>(window))
+        QTest::keyClick(w, Qt::Key(key), Qt::KeyboardModifiers(modifiers));
+}
+
+bool TestEnv::activate(QObject* window) const
+{
+    auto* w = qobject_cast<QWindow*>(window);
+    if (!w)
+        return false;
+    w->show();
+    w->requestActivate();
+    return QTest::qWaitForWindowActive(w);
+}
+
+QString TestEnv::outputPath(const QString& name) const
+{
+    return QDir::current().filePath(name);
+}
+
+bool TestEnv::imageLooksRendered(const QString& path) const
+{
+    return WindowCapture::looksRendered(QImage(path));
+}
+
+bool TestEnv::grabWindow(QObject* window, const QString& path) const
+{
+    auto* w = qobject_cast<QQuickWindow*>(window);
+    return w && w->grabWindow().save(path);
+}
+
+QString TestEnv::writeModel(const QString& name, bool chatTemplate) const
+{
+    testsupport::TinyModel model;
+    model.name = name.toStdString();
+    model.chatTemplate = chatTemplate;
+    const QString path = m_test.dir.filePath(name + QStringLiteral(".gguf"));
+    return testsupport::writeTinyGguf(path.toStdString(), model) ? path : QString();
+}
+
+double TestEnv::conversationId() const
+{
+    return double(m_test.session->chat()->conversationId());
 }

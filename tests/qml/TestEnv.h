@@ -26,6 +26,27 @@ public:
     // The messages of the open conversation as Markdown, for checks.
     Q_INVOKABLE QString lastMessageText() const;
     Q_INVOKABLE QString clipboardText() const;
+    // The open conversation's id as a JavaScript number (QML's tooling has
+    // no qint64).
+    Q_INVOKABLE double conversationId() const;
+    // Creates (if needed) a folder `name` in the test's temporary folder;
+    // returns its path.
+    Q_INVOKABLE QString makeFolder(const QString& name) const;
+    // Writes a tiny model `name`.gguf into the test's folder, with or
+    // without a chat template; returns its path.
+    Q_INVOKABLE QString writeModel(const QString& name, bool chatTemplate) const;
+    // Key presses into another window than the test's own (TestCase's
+    // keyClick only reaches its window): Main.qml's, in the Tab-order test.
+    Q_INVOKABLE void keyClick(QObject* window, int key, int modifiers = 0) const;
+    // A path in the test's working folder (the build folder), for images
+    // a person may want to look at afterwards.
+    Q_INVOKABLE QString outputPath(const QString& name) const;
+    // Saves what `window` shows to `path` (PNG); false if it cannot.
+    Q_INVOKABLE bool grabWindow(QObject* window, const QString& path) const;
+    // Whether the PNG at `path` shows something (not one flat colour).
+    Q_INVOKABLE bool imageLooksRendered(const QString& path) const;
+    // Shows and activates `window`; true once it is active.
+    Q_INVOKABLE bool activate(QObject* window) const;
 
 private:
     static FakeEngine::Options engineOptions();

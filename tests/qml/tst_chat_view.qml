@@ -156,7 +156,7 @@ TestCase {
         verify(code.indexOf("```") < 0)
     }
 
-    function test_6_regenerateReplacesTheLastReply() {
+    function test_6_regenerateKeepsTheEarlierReply() {
         loadModel()
         const view = createTemporaryObject(viewComponent, testCase)
         const list = findChild(view, "messageList")
@@ -165,9 +165,24 @@ TestCase {
         const first = TestEnv.lastMessageText()
         const regenerate = findChild(list.itemAtIndex(1), "regenerateButton")
         tryVerify(() => regenerate.visible && regenerate.enabled)
+        // The list settles first (a click on a row still moving is lost).
+        wait(100)
         expectNewReply(() => mouseClick(regenerate))
         compare(list.count, 2, "the reply was replaced, not added")
-        verify(TestEnv.lastMessageText() !== first, "a new seed gives a new reply")
+        const second = TestEnv.lastMessageText()
+        verify(second !== first, "a new seed gives a new reply")
+        // The first reply is kept: ‹ 2/2 ›, and ‹ goes back to it.
+        let reply = null
+        tryVerify(() => (reply = list.itemAtIndex(1)) !== null)
+        compare(findChild(reply, "alternativeLabel").text, "2/2")
+        const previous = findChild(reply, "previousAlternative")
+        tryVerify(() => previous.visible && previous.enabled)
+        verify(!findChild(reply, "nextAlternative").enabled, "nothing after the newest")
+        mouseClick(previous)
+        tryVerify(() => TestEnv.lastMessageText() === first, 3000, "the first reply is shown again")
+        tryVerify(() => (reply = list.itemAtIndex(1)) !== null && findChild(reply, "alternativeLabel").text === "1/2")
+        mouseClick(findChild(reply, "nextAlternative"))
+        tryVerify(() => TestEnv.lastMessageText() === second, 3000, "and the second")
     }
 
     function test_7_editAndResend() {
@@ -188,5 +203,89 @@ TestCase {
         expectNewReply(() => mouseClick(findChild(view, "resendButton")))
         compare(list.count, 2)
         compare(TestEnv.session.chat.messages.textOf(list.itemAtIndex(0).messageId), "Edited question")
+        // The original question and its reply are a branch to go back to.
+        let question = null
+        tryVerify(() => (question = list.itemAtIndex(0)) !== null)
+        compare(findChild(question, "alternativeLabel").text, "2/2")
+        mouseClick(findChild(question, "previousAlternative"))
+        tryVerify(() => list.itemAtIndex(0) && TestEnv.session.chat.messages.textOf(list.itemAtIndex(0).messageId)
+                  === "Original question", 3000, "the first branch is back")
+        compare(list.count, 2, "with its reply")
+    }
+
+    // Another conversation while a reply is being written: the reply goes
+    // on in the background, into its own conversation, and the message box
+    // says why it cannot send meanwhile.
+    function test_8_replyGoesOnInTheBackground() {
+        loadModel()
+        const view = createTemporaryObject(viewComponent, testCase)
+        send(view, "Write something long about rivers")
+        tryVerify(() => TestEnv.session.chat.generating)
+        const first = TestEnv.conversationId()
+        TestEnv.session.chat.newConversation()
+        verify(TestEnv.session.chat.generating, "still writing")
+        verify(TestEnv.session.chat.replyElsewhere, "for the conversation left")
+        const input = findChild(view, "composerInput")
+        input.text = "meanwhile"
+        const hint = findChild(view, "composerHint")
+        tryVerify(() => hint.visible && hint.text.indexOf("another conversation") >= 0, 2000, hint.text)
+        input.text = ""
+        waitForReply()
+        TestEnv.session.chat.openConversation(first)
+        compare(TestEnv.session.chat.messages.count, 2)
+        verify(TestEnv.lastMessageText().length > 20, "the reply was written in full")
+    }
+
+    // With no model, Enter says why nothing was sent.
+    function test_9_enterWithoutAModelSaysWhy() {
+        TestEnv.session.loader.unload()
+        const view = createTemporaryObject(viewComponent, testCase)
+        const input = findChild(view, "composerInput")
+        input.forceActiveFocus()
+        input.text = "hello?"
+        const hint = findChild(view, "composerHint")
+        verify(hint.visible, "typing without a model already says why")
+        verify(!findChild(view, "sendButton").enabled)
+        verify(findChild(view, "sendButton").opacity < 1, "and Send looks disabled")
+        keyClick(Qt.Key_Return)
+        compare(input.text, "hello?", "nothing was sent")
+        verify(hint.text.indexOf("No model loaded") >= 0, hint.text)
+        compare(hint.color, Theme.warning, "Enter makes it a warning")
+        input.text = ""
+    }
+
+    // A model without a chat template says so where it cannot be missed,
+    // until dismissed; the next model starts clear.
+    function test_91_noChatTemplateIsFlagged() {
+        const view = createTemporaryObject(viewComponent, testCase)
+        const notice = findChild(view, "modelNotice")
+        const path = TestEnv.writeModel("Base Model", false)
+        verify(path.length > 0)
+        TestEnv.session.library.openPath(path)
+        tryVerify(() => TestEnv.session.loader.loaded && TestEnv.session.loader.modelPath === path, 5000)
+        tryVerify(() => notice.visible, 2000, "a notice")
+        verify(notice.text.indexOf("no chat template") >= 0, notice.text)
+        mouseClick(findChild(notice, "bannerDismiss"))
+        verify(!notice.visible, "dismissed")
+        TestEnv.session.library.openPath(TestEnv.modelPath)
+        tryVerify(() => TestEnv.session.loader.modelPath === TestEnv.modelPath && TestEnv.session.loader.loaded, 5000)
+        verify(!notice.visible, "a model with a template has nothing to say")
+    }
+
+    // The gauges show the conversation on screen: a new (or deleted) one
+    // has no figures, reopening one brings its reply's back.
+    function test_92_gaugesFollowTheConversation() {
+        loadModel()
+        const view = createTemporaryObject(viewComponent, testCase)
+        send(view, "Some figures, please")
+        waitForReply()
+        const gauges = TestEnv.session.gauges
+        verify(gauges.tokensPerSecondText !== "–", gauges.tokensPerSecondText)
+        const id = TestEnv.conversationId()
+        TestEnv.session.chat.newConversation()
+        compare(gauges.tokensPerSecondText, "–", "a new chat has none")
+        compare(gauges.contextUsed, 0)
+        TestEnv.session.chat.openConversation(id)
+        verify(gauges.tokensPerSecondText !== "–", "the reply's figures are back")
     }
 }

@@ -115,4 +115,98 @@ TestCase {
         verify(!TestEnv.session.library.acceptsUrl("file:///tmp/notes.txt"))
         verify(!TestEnv.session.library.acceptsUrl("https://example.org/model.gguf"))
     }
+
+    // Qt's own file dialog (offscreen has no native one) on the packages of
+    // scripts/debian-packages.txt: it opens, and what it picks is opened.
+    function test_6_openFileWithQtsDialog() {
+        TestEnv.session.loader.unload()
+        const picker = createTemporaryObject(pickerComponent, testCase)
+        picker.open()
+        const dialog = findChild(picker, "fileDialog")
+        // What a person would pick (Qt's dialog starts there and selects it).
+        dialog.currentFolder = "file://" + TestEnv.modelPath.substring(0, TestEnv.modelPath.lastIndexOf("/"))
+        dialog.selectedFile = "file://" + TestEnv.modelPath
+        mouseClick(findChild(picker, "openFileButton"))
+        tryVerify(() => dialog.visible, 3000, "the file dialog opens")
+        verify(!findChild(picker, "pathDialog").visible, "no fallback: every module is there")
+        dialog.accept()
+        tryVerify(() => TestEnv.session.loader.loaded, 5000, "the chosen file loads")
+        compare(TestEnv.session.loader.modelPath, TestEnv.modelPath)
+    }
+
+    function test_7_addFolderWithQtsDialog() {
+        const folder = TestEnv.makeFolder("more-models")
+        const picker = createTemporaryObject(pickerComponent, testCase)
+        picker.open()
+        mouseClick(findChild(picker, "addFolderButton"))
+        const dialog = findChild(picker, "folderDialog")
+        tryVerify(() => dialog.visible, 3000, "the folder dialog opens")
+        dialog.selectedFolder = "file://" + folder
+        dialog.accept()
+        tryVerify(() => TestEnv.session.library.folders.indexOf(folder) >= 0, 3000, "the folder is added")
+        TestEnv.session.library.removeFolder(folder)
+    }
+
+    // Where a module the dialog needs is missing, a typed path instead, and
+    // the reason with the package to install; nothing crashes.
+    function test_8_fallbackWhenAModuleIsMissing() {
+        TestEnv.session.loader.unload()
+        const picker = createTemporaryObject(pickerComponent, testCase)
+        picker.dialogModules = ["QtQuick.Dialogs", "Qt.labs.nosuchmodule"]
+        picker.open()
+        mouseClick(findChild(picker, "openFileButton"))
+        const fallback = findChild(picker, "pathDialog")
+        tryVerify(() => fallback.opened, 3000, "the fallback opens")
+        verify(!findChild(picker, "fileDialog").visible)
+        const reason = findChild(fallback, "pathDialogReason").text
+        verify(reason.indexOf("Qt.labs.nosuchmodule") >= 0, reason)
+        verify(reason.indexOf("qml6-module-qt-labs-nosuchmodule") >= 0, reason)
+        const field = findChild(fallback, "pathField")
+        verify(field.activeFocus, "the path field has the focus")
+        verify(!findChild(fallback, "pathOpenButton").enabled, "nothing to open yet")
+        field.text = TestEnv.modelPath
+        keyClick(Qt.Key_Return)
+        tryVerify(() => TestEnv.session.loader.loaded, 5000, "the typed file loads")
+        compare(TestEnv.session.loader.modelPath, TestEnv.modelPath)
+
+        picker.open()
+        mouseClick(findChild(picker, "addFolderButton"))
+        tryVerify(() => fallback.opened, 3000)
+        verify(!findChild(picker, "folderDialog").visible)
+        field.text = TestEnv.modelPath + ".nothere"
+        keyClick(Qt.Key_Return)
+        tryVerify(() => TestEnv.session.library.error.indexOf("is not a folder") >= 0, 3000,
+                  "a wrong folder says so")
+        const folder = TestEnv.makeFolder("typed-folder")
+        mouseClick(findChild(picker, "addFolderButton"))
+        tryVerify(() => fallback.opened, 3000)
+        field.text = folder
+        keyClick(Qt.Key_Return)
+        tryVerify(() => TestEnv.session.library.folders.indexOf(folder) >= 0, 3000, "the typed folder is added")
+        compare(TestEnv.session.library.error, "")
+        TestEnv.session.library.removeFolder(folder)
+    }
+
+    // A folder goes only on a second click: one click on the chip asks.
+    function test_9_removingAFolderAsksFirst() {
+        const folder = TestEnv.makeFolder("chip-folder")
+        TestEnv.session.library.addFolder("file://" + folder)
+        tryVerify(() => TestEnv.session.library.folders.indexOf(folder) >= 0)
+        const picker = createTemporaryObject(pickerComponent, testCase)
+        picker.open()
+        const chips = findChild(picker, "folderChips")
+        verify(chips, "the folder chips")
+        let chip = null
+        tryVerify(() => {
+            for (let i = 0; i < chips.children.length; ++i)
+                if (chips.children[i].objectName === "folderChip:" + folder)
+                    chip = chips.children[i]
+            return chip !== null
+        }, 3000, "the folder's chip")
+        mouseClick(chip)
+        verify(TestEnv.session.library.folders.indexOf(folder) >= 0, "one click removes nothing")
+        verify(chip.text.indexOf("Click again") >= 0, chip.text)
+        mouseClick(chip)
+        tryVerify(() => TestEnv.session.library.folders.indexOf(folder) < 0, 2000, "the second click removes it")
+    }
 }

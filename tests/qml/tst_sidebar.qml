@@ -1,4 +1,5 @@
 import QtQuick
+import QtQuick.Controls
 import QtTest
 import Hearth
 import HearthTest
@@ -91,8 +92,40 @@ TestCase {
         let current = null
         tryVerify(() => (current = list.itemAtIndex(0)) !== null && current.current)
         verify(TestEnv.session.chat.messages.count > 0)
-        TestEnv.session.conversations.remove(current.conversationId)
+        const id = current.conversationId
+        const title = current.title
+        // From the keyboard: Delete on the focused row asks, and says "Delete".
+        list.forceActiveFocus(Qt.TabFocusReason)
+        list.currentIndex = 0
+        keyClick(Qt.Key_Delete)
+        const dialog = findChild(current, "deleteDialog")
+        tryVerify(() => dialog.opened, 3000, "Delete asks first")
+        const ok = dialog.standardButton(Dialog.Ok)
+        compare(ok.text, "Delete", "the button says what it does")
+        mouseClick(ok)
         tryCompare(list, "count", 1)
         compare(TestEnv.session.chat.messages.count, 0, "the open conversation was deleted: a new chat")
+
+        // Undo, for a few seconds: the conversation is back, and open.
+        const undoBar = findChild(bar, "undoBar")
+        verify(undoBar.visible, "an undo bar")
+        compare(TestEnv.session.conversations.pendingRemovalTitle, title)
+        mouseClick(findChild(bar, "undoDeleteButton"))
+        tryCompare(list, "count", 2)
+        verify(!undoBar.visible)
+        compare(TestEnv.conversationId(), id, "the restored conversation is open again")
+        verify(TestEnv.session.chat.messages.count > 0, "with its messages")
+
+        // Not undone: gone from the database once the time is up.
+        TestEnv.session.conversations.remove(id)
+        tryCompare(list, "count", 1)
+        verify(undoBar.visible)
+        tryVerify(() => !undoBar.visible, 9000, "the undo bar goes after a few seconds")
+        TestEnv.session.conversations.refresh()
+        compare(list.count, 1, "and the conversation stays deleted")
+        TestEnv.session.conversations.searchText = title
+        wait(400)
+        compare(list.count, 0, "not even found by search")
+        TestEnv.session.conversations.searchText = ""
     }
 }

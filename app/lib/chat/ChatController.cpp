@@ -18,6 +18,8 @@ ChatController::ChatController(const Services& services, QObject* parent)
     connect(&m_batcher, &StreamBatcher::flushed, this, &ChatController::onBatch);
     connect(this, &ChatController::canSendChanged, this, [this] { m_messages.setActionsEnabled(canSend()); });
     connect(m_s.loader, &ModelLoader::statusChanged, this, &ChatController::canSendChanged);
+    connect(this, &ChatController::generatingChanged, this, &ChatController::replyElsewhereChanged);
+    connect(this, &ChatController::conversationChanged, this, &ChatController::replyElsewhereChanged);
     connect(m_s.loader, &ModelLoader::sha256Known, this, [this](const QString& path, const QString& sha) {
         m_s.messages->setModelSha256(path, sha);
         for (ChatMessage m : m_messages.metas()) // rows shown now learn it too
@@ -86,7 +88,10 @@ void ChatController::sendNow(const QString& trimmed)
     user.role = ChatTurn::Role::User;
     user.text = trimmed;
     user.createdAt = QDateTime::currentDateTime();
+    user.parentId = tailId();
     user.id = m_s.messages->addMessage(user);
+    user.alternatives = int(m_s.messages->alternativesOf(user.id).size());
+    user.alternative = user.alternatives - 1;
     m_messages.append(user);
     startReply();
 }
@@ -128,11 +133,17 @@ void ChatController::startReply()
     reply.state = MessageState::Streaming;
     reply.createdAt = QDateTime::currentDateTime();
     reply.provenance = provenanceNow(sampler);
+    reply.parentId = tailId();
     reply.id = m_s.messages->addMessage(reply);
+    reply.alternatives = int(m_s.messages->alternativesOf(reply.id).size());
+    reply.alternative = reply.alternatives - 1;
     m_s.conversations->touch(m_conversationId);
     m_messages.append(reply);
     m_replyId = reply.id;
+    m_replyConversationId = m_conversationId;
     m_replyLength = 0;
+    m_repetition.reset();
+    m_stopNote.clear();
 
     m_reply = m_s.inference->generate(history, sampler);
     connect(m_reply, &GenerationReply::pieceReceived, &m_batcher, &StreamBatcher::push);
@@ -161,11 +172,17 @@ void ChatController::onBatch(const QString& text)
     m_lastBatchNs = clock.nsecsElapsed();
     m_replyLength += int(text.size());
     emit textShown(m_replyId, m_replyLength);
+    if (m_stopNote.isEmpty() && m_repetition.feed(text)) {
+        m_stopNote = tr("Stopped: the reply kept repeating itself.");
+        stop();
+    }
 }
 
-void ChatController::endReply(MessageState state, const GenerationStats& stats, const QString& error)
+void ChatController::endReply(MessageState state, const GenerationStats& stats, const QString& failure)
 {
     m_batcher.flush();
+    const QString error = failure.isEmpty() && state == MessageState::Stopped ? m_stopNote : failure;
+    m_stopNote.clear();
     guarded([&] { m_s.messages->finishMessage(m_replyId, state, stats, error); });
     if (const ChatMessage* meta = m_messages.meta(m_replyId)) {
         ChatMessage m = *meta;
@@ -191,13 +208,19 @@ void ChatController::stop()
         m_reply->stop();
 }
 
+void ChatController::stopIn(qint64 conversationId)
+{
+    if (generating() && m_replyConversationId == conversationId)
+        stop();
+}
+
 void ChatController::regenerate()
 {
     const QList<ChatMessage> all = m_messages.metas();
     if (generating() || !canSend() || all.isEmpty() || all.last().role != ChatTurn::Role::Assistant)
         return;
+    // The old reply stays, as an alternative of the new one.
     guarded([&] {
-        m_s.messages->deleteFrom(all.last().id);
         m_messages.removeFrom(all.last().id);
         startReply();
     });
@@ -208,10 +231,30 @@ void ChatController::editAndResend(qint64 messageId, const QString& text)
     const ChatMessage* meta = m_messages.meta(messageId);
     if (!meta || meta->role != ChatTurn::Role::User || generating() || !canSend() || text.trimmed().isEmpty())
         return;
-    if (guarded([&] { m_s.messages->deleteFrom(messageId); })) {
-        m_messages.removeFrom(messageId);
-        send(text);
-    }
+    // A new branch from the message before it: the old one and what
+    // followed stay, as an alternative.
+    m_messages.removeFrom(messageId);
+    send(text);
+}
+
+qint64 ChatController::tailId() const
+{
+    const QList<ChatMessage> shown = m_messages.metas();
+    return shown.isEmpty() ? ChatMessage::kNoParent : shown.last().id;
+}
+
+void ChatController::showAlternative(qint64 messageId, int step)
+{
+    if (generating() || m_conversationId == 0)
+        return;
+    guarded([&] {
+        const QList<qint64> ids = m_s.messages->alternativesOf(messageId);
+        const qsizetype at = ids.indexOf(messageId);
+        if (at < 0 || at + step < 0 || at + step >= ids.size())
+            return;
+        m_s.messages->selectAlternative(ids.at(at + step));
+        m_messages.setMessages(m_s.messages->messages(m_conversationId));
+    });
 }
 
 void ChatController::copyMessage(qint64 messageId) const
@@ -226,9 +269,12 @@ void ChatController::copyCode(qint64 messageId, int fence) const
 
 void ChatController::newConversation()
 {
-    stop();
+    // A reply being written goes on in the background, into its own
+    // conversation (its batches are stored by message id).
     m_conversationId = 0;
     m_messages.clear();
+    if (!generating()) // no figures of a conversation no longer shown
+        m_s.gauges->finish({});
     emit conversationChanged();
 }
 
@@ -236,7 +282,6 @@ void ChatController::openConversation(qint64 id)
 {
     if (id == m_conversationId)
         return;
-    stop();
     guarded([&] {
         const QList<ChatMessage> messages = m_s.messages->messages(id);
         m_messages.setMessages(messages);
@@ -244,6 +289,8 @@ void ChatController::openConversation(qint64 id)
         // The gauges show where the conversation stands.
         if (!messages.isEmpty() && messages.last().role == ChatTurn::Role::Assistant)
             m_s.gauges->finish(messages.last().provenance.stats);
+        else if (!generating())
+            m_s.gauges->finish({});
         emit conversationChanged();
     });
 }

@@ -1,5 +1,10 @@
 // The chat: sends messages, streams replies into the list model and the
-// database, stops, regenerates, edits and resends, copies. Each reply
+// database, stops, regenerates, edits and resends, copies. Regenerating and
+// editing keep what was there as alternatives (‹ 1/3 ›): a regenerated reply
+// is a new alternative of the old one, an edited message a new branch from
+// the message before it; showAlternative() steps between them. Opening
+// another conversation (or a new one) while a reply is being written lets
+// it finish in the background, into its own conversation. Each reply
 // records its provenance (model file and hash, quant, sampler settings, the
 // seed actually used, timings).
 //
@@ -10,6 +15,7 @@
 #pragma once
 
 #include "chat/MessageListModel.h"
+#include "chat/RepetitionGuard.h"
 #include "chat/StreamBatcher.h"
 #include "engine/Replies.h"
 
@@ -33,6 +39,10 @@ class ChatController : public QObject {
     Q_PROPERTY(MessageListModel* messages READ messages CONSTANT)
     Q_PROPERTY(qint64 conversationId READ conversationId NOTIFY conversationChanged)
     Q_PROPERTY(bool generating READ generating NOTIFY generatingChanged)
+    // The conversation the reply being written belongs to (0: none), and
+    // whether that is another one than the conversation shown.
+    Q_PROPERTY(qint64 replyConversationId READ replyConversationId NOTIFY generatingChanged)
+    Q_PROPERTY(bool replyElsewhere READ replyElsewhere NOTIFY replyElsewhereChanged)
     Q_PROPERTY(bool canSend READ canSend NOTIFY canSendChanged)
     Q_PROPERTY(QString error READ error NOTIFY errorChanged)
 
@@ -55,6 +65,8 @@ public:
     MessageListModel* messages() { return &m_messages; }
     qint64 conversationId() const { return m_conversationId; }
     bool generating() const { return m_reply != nullptr; }
+    qint64 replyConversationId() const { return generating() ? m_replyConversationId : 0; }
+    bool replyElsewhere() const { return generating() && m_replyConversationId != m_conversationId; }
     bool canSend() const;
     QString error() const { return m_error; }
     // GUI-thread CPU time the last batch of reply text took (store + models
@@ -65,8 +77,13 @@ public:
     // now (no model, a reply running, empty text).
     Q_INVOKABLE bool send(const QString& text);
     Q_INVOKABLE void stop();
+    // Stops the reply if it belongs to `conversationId` (being deleted).
+    void stopIn(qint64 conversationId);
     Q_INVOKABLE void regenerate();
     Q_INVOKABLE void editAndResend(qint64 messageId, const QString& text);
+    // Shows the alternative `step` places from `messageId` (-1: previous,
+    // 1: next) and what follows it; not while a reply is being written.
+    Q_INVOKABLE void showAlternative(qint64 messageId, int step);
     Q_INVOKABLE void copyMessage(qint64 messageId) const;
     Q_INVOKABLE void copyCode(qint64 messageId, int fence) const;
     Q_INVOKABLE void newConversation();
@@ -76,6 +93,7 @@ public:
 signals:
     void conversationChanged();
     void generatingChanged();
+    void replyElsewhereChanged();
     void canSendChanged();
     void errorChanged();
     void replyStarted(qint64 messageId);
@@ -88,6 +106,8 @@ private:
     bool guarded(const std::function<void()>& work);
     void sendNow(const QString& trimmed);
     void startReply();
+    // The message a new one follows: the last one shown.
+    qint64 tailId() const;
     QList<ChatTurn> turns() const;
     Provenance provenanceNow(const SamplerSettings& sampler) const;
     void onBatch(const QString& text);
@@ -97,9 +117,12 @@ private:
     Services m_s;
     MessageListModel m_messages;
     StreamBatcher m_batcher;
+    RepetitionGuard m_repetition; // stops a reply stuck in a loop
+    QString m_stopNote;           // why the controller stopped the reply itself
     QPointer<GenerationReply> m_reply;
     qint64 m_conversationId = 0;
     qint64 m_replyId = 0; // the streaming message
+    qint64 m_replyConversationId = 0;
     int m_replyLength = 0;
     qint64 m_lastBatchNs = 0;
     QString m_error;

@@ -26,7 +26,10 @@ QHash<int, QByteArray> MessageListModel::roleNames() const
             {ProvenanceRole, "provenance"},
             {ErrorRole, "error"},
             {LastRole, "last"},
-            {ActionsEnabledRole, "actionsEnabled"}};
+            {ActionsEnabledRole, "actionsEnabled"},
+            {ModelNameRole, "modelName"},
+            {AlternativeRole, "alternative"},
+            {AlternativesRole, "alternatives"}};
 }
 
 QVariant MessageListModel::data(const QModelIndex& index, int role) const
@@ -51,6 +54,9 @@ QVariant MessageListModel::data(const QModelIndex& index, int role) const
     case ErrorRole: return m.error;
     case LastRole: return index.row() == m_list.size() - 1;
     case ActionsEnabledRole: return m_actionsEnabled;
+    case ModelNameRole: return m.provenance.modelName;
+    case AlternativeRole: return m.alternative;
+    case AlternativesRole: return m.alternatives;
     default: return {};
     }
 }

@@ -47,6 +47,9 @@ public:
         ErrorRole,                 // QString: why it failed
         LastRole,                  // bool: the last message (regenerate applies)
         ActionsEnabledRole,        // bool: edit / regenerate possible now (a model, no reply running)
+        ModelNameRole,             // QString: the model that wrote a reply ("" for the user's)
+        AlternativeRole,           // int: 0-based place among its alternatives (regenerated, edited)
+        AlternativesRole,          // int: how many alternatives (1: none)
     };
     Q_ENUM(Roles)
 

@@ -4,6 +4,8 @@
 
 #include <QLocale>
 
+#include <exception>
+
 ConversationListModel::ConversationListModel(ConversationStore* store, QObject* parent)
     : QAbstractListModel(parent), m_store(store)
 {
@@ -11,7 +13,15 @@ ConversationListModel::ConversationListModel(ConversationStore* store, QObject* 
     m_searchDelay.setInterval(150); // search once typing pauses
     connect(&m_searchDelay, &QTimer::timeout, this, &ConversationListModel::refresh);
     connect(m_store, &ConversationStore::conversationsChanged, this, &ConversationListModel::refresh);
+    m_undoTime.setSingleShot(true);
+    m_undoTime.setInterval(kUndoMs);
+    connect(&m_undoTime, &QTimer::timeout, this, &ConversationListModel::commitRemoval);
     refresh();
+}
+
+ConversationListModel::~ConversationListModel()
+{
+    commitRemoval();
 }
 
 void ConversationListModel::setSearchText(const QString& text)
@@ -35,7 +45,9 @@ void ConversationListModel::setCurrentId(qint64 id)
 
 void ConversationListModel::refresh()
 {
-    const QList<Conversation> items = m_store->search(m_search);
+    QList<Conversation> items = m_store->search(m_search);
+    if (m_pendingId != 0)
+        items.removeIf([this](const Conversation& c) { return c.id == m_pendingId; });
     // Same conversations in the same order: update in place, keeping the
     // view's scroll position and delegates.
     bool sameOrder = items.size() == m_items.size();
@@ -62,8 +74,47 @@ void ConversationListModel::rename(qint64 id, const QString& title)
 
 void ConversationListModel::remove(qint64 id)
 {
-    m_store->deleteConversation(id);
+    commitRemoval(); // one undo at a time
+    QString title;
+    for (const Conversation& c : std::as_const(m_items))
+        if (c.id == id)
+            title = c.title;
+    m_pendingId = id;
+    m_pendingTitle = title.isEmpty() ? tr("Untitled") : title;
+    m_undoTime.start();
+    refresh();
+    emit pendingRemovalChanged();
     emit removed(id);
+}
+
+void ConversationListModel::undoRemove()
+{
+    if (m_pendingId == 0)
+        return;
+    const qint64 id = m_pendingId;
+    m_undoTime.stop();
+    m_pendingId = 0;
+    m_pendingTitle.clear();
+    refresh();
+    emit pendingRemovalChanged();
+    emit restored(id);
+}
+
+void ConversationListModel::commitRemoval()
+{
+    if (m_pendingId == 0)
+        return;
+    const qint64 id = m_pendingId;
+    m_undoTime.stop();
+    m_pendingId = 0;
+    m_pendingTitle.clear();
+    try {
+        m_store->deleteConversation(id); // refreshes through conversationsChanged
+    } catch (const std::exception& e) {
+        qWarning("could not delete conversation %lld: %s", id, e.what());
+        refresh();
+    }
+    emit pendingRemovalChanged();
 }
 
 QString ConversationListModel::sectionFor(const QDateTime& when, const QDate& today)

@@ -2,6 +2,9 @@
 // Today, Yesterday, Previous 7 days, Previous 30 days, then by month). With
 // a search text it lists the conversations whose messages or title match
 // (SQLite FTS5), each with a snippet. Rename and delete go through here.
+// A delete is undoable for a few seconds: the conversation leaves the list
+// at once and leaves the database when the time is up, at the next delete,
+// or when the model is destroyed (the app quits).
 // GUI thread.
 #pragma once
 
@@ -20,6 +23,8 @@ class ConversationListModel : public QAbstractListModel {
     Q_PROPERTY(QString searchText READ searchText WRITE setSearchText NOTIFY searchTextChanged)
     Q_PROPERTY(qint64 currentId READ currentId WRITE setCurrentId NOTIFY currentIdChanged)
     Q_PROPERTY(int count READ rowCount NOTIFY countChanged)
+    // The title of the conversation whose delete can still be undone ("" if none).
+    Q_PROPERTY(QString pendingRemovalTitle READ pendingRemovalTitle NOTIFY pendingRemovalChanged)
 
 public:
     enum Roles {
@@ -32,7 +37,10 @@ public:
     };
     Q_ENUM(Roles)
 
+    static constexpr int kUndoMs = 6000; // how long a delete can be undone
+
     explicit ConversationListModel(ConversationStore* store, QObject* parent = nullptr);
+    ~ConversationListModel() override;
 
     QString searchText() const { return m_search; }
     void setSearchText(const QString& text);
@@ -41,6 +49,11 @@ public:
 
     Q_INVOKABLE void rename(qint64 id, const QString& title);
     Q_INVOKABLE void remove(qint64 id);
+    // Brings back the conversation removed last, if it is still undoable.
+    Q_INVOKABLE void undoRemove();
+    // Deletes the pending conversation now (no more undo).
+    Q_INVOKABLE void commitRemoval();
+    QString pendingRemovalTitle() const { return m_pendingTitle; }
     Q_INVOKABLE void refresh();
     // The date group a conversation last active at `when` belongs to, seen
     // from `today`.
@@ -55,6 +68,8 @@ signals:
     void currentIdChanged();
     void countChanged();
     void removed(qint64 id);
+    void restored(qint64 id);
+    void pendingRemovalChanged();
 
 private:
     ConversationStore* m_store;
@@ -62,4 +77,7 @@ private:
     QString m_search;
     qint64 m_currentId = 0;
     QTimer m_searchDelay;
+    QTimer m_undoTime;
+    qint64 m_pendingId = 0; // removed from the list, not yet from the database
+    QString m_pendingTitle;
 };

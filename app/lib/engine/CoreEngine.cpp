@@ -3,6 +3,7 @@
 #include "chat/value.h"
 #include "cpu/cpu_backend.h"
 #include "engine/GpuDevice.h"
+#include "engine/HeaderFacts.h"
 #include "gauges/SystemMemory.h"
 #include "gguf/model_info.h"
 #include "runtime/loaded_model.h"
@@ -128,9 +129,7 @@ ModelFacts CoreEngine::load(const QString& path, const LoadParams& params, const
     const hearth::gguf::ModelInfo info = hearth::gguf::summarize(m_model->file());
     ModelFacts f;
     f.path = path;
-    f.name = QString::fromStdString(info.name);
-    if (f.name.isEmpty())
-        f.name = QFileInfo(path).completeBaseName();
+    f.name = HeaderFacts::displayName(info);
     f.architecture = QString::fromStdString(info.architecture);
     f.quant = QString::fromStdString(info.quantLabel());
     f.parameters = info.parameters;

@@ -7,6 +7,7 @@
 
 #include <QCoreApplication>
 #include <QFileInfo>
+#include <QRegularExpression>
 
 #include <algorithm>
 
@@ -68,13 +69,68 @@ FitEstimate estimateFor(const hearth::gguf::ModelInfo& info, int contextSize)
     return e;
 }
 
+// The file name without what says how it is stored: the extension, a split
+// part (-00001-of-00003), a quant (.Q4_1, -Q4_K_M, -f16) and a "-GGUF".
+static QString clearFileName(const QString& path)
+{
+    QString name = QFileInfo(path).fileName();
+    static const QRegularExpression tails[] = {
+        QRegularExpression(QStringLiteral("\\.gguf$"), QRegularExpression::CaseInsensitiveOption),
+        QRegularExpression(QStringLiteral("-\\d{5}-of-\\d{5}$")),
+        QRegularExpression(QStringLiteral("[._-](i?q\\d+(_[a-z0-9]+)*|f16|f32|bf16)$"),
+                           QRegularExpression::CaseInsensitiveOption),
+        QRegularExpression(QStringLiteral("[._-]gguf$"), QRegularExpression::CaseInsensitiveOption),
+    };
+    for (const QRegularExpression& tail : tails)
+        name.remove(tail);
+    return name;
+}
+
+// Letters and digits only, lower case: "SmolLM2-135M" -> "smollm2135m".
+static QString folded(const QString& s)
+{
+    QString out;
+    for (const QChar c : s)
+        if (c.isLetterOrNumber())
+            out.append(c.toLower());
+    return out;
+}
+
+QString displayName(const hearth::gguf::ModelInfo& info)
+{
+    const QString file = clearFileName(QString::fromStdString(info.path));
+    const QString general = QString::fromStdString(info.name).simplified();
+    // The file's own parts, as the converters write them.
+    QStringList parts;
+    for (const std::string* part : {&info.baseName, &info.sizeLabel, &info.finetune})
+        if (!part->empty())
+            parts.append(QString::fromStdString(*part).simplified());
+    const QString fromParts = parts.join(QLatin1Char(' '));
+
+    static const QRegularExpression generic(QStringLiteral("^(ggml[-_]?)?(model|weights|unnamed)?$"),
+                                            QRegularExpression::CaseInsensitiveOption);
+    const bool fileIsGeneric = folded(file).size() < 3 || generic.match(file).hasMatch();
+    const auto agrees = [&](const QString& name) {
+        const QString a = folded(name);
+        const QString b = folded(file);
+        return !a.isEmpty() && (a.contains(b) || b.contains(a));
+    };
+    if (fileIsGeneric)
+        return !fromParts.isEmpty() ? fromParts : !general.isEmpty() ? general : QFileInfo(file).fileName();
+    // general.name or the parts when they say the same as the file (they
+    // are spelled better), else the file's name: what the user chose.
+    if (!general.isEmpty() && agrees(general))
+        return general;
+    if (!fromParts.isEmpty() && agrees(fromParts))
+        return fromParts;
+    return file.contains(QLatin1Char(' ')) ? file : QString(file).replace(QLatin1Char('_'), QLatin1Char(' '));
+}
+
 ModelFacts factsFrom(const hearth::gguf::ModelInfo& info, int contextSize)
 {
     ModelFacts f;
     f.path = QString::fromStdString(info.path);
-    f.name = QString::fromStdString(info.name);
-    if (f.name.isEmpty())
-        f.name = QFileInfo(f.path).completeBaseName();
+    f.name = displayName(info);
     f.architecture = QString::fromStdString(info.architecture);
     f.quant = QString::fromStdString(info.quantLabel());
     f.parameters = info.parameters;

@@ -15,6 +15,14 @@ namespace HeaderFacts {
 // problem ("not a GGUF file", "tensor x out of bounds", ...).
 hearth::gguf::ModelInfo readHeader(const QString& path);
 
+// The name to show for a model: general.name (or basename, size label and
+// finetune) when it says what the file name says, better spelled; the file's
+// own clear name (no extension, split part or quant) when they disagree, as
+// with odd training-run names ("Smollm2 135M 8k Lc100K Mix1 Ep2" for
+// SmolLM2-135M-Instruct.Q4_1.gguf); general.name or the parts when the file
+// name says nothing ("model.gguf", "ggml-model-q4_0.gguf").
+QString displayName(const hearth::gguf::ModelInfo& info);
+
 // Facts as a load with `contextSize` would report them (0 = trained context).
 ModelFacts factsFrom(const hearth::gguf::ModelInfo& info, int contextSize);
 

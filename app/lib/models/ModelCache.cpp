@@ -44,6 +44,8 @@ ModelEntry fromJson(const QJsonObject& o)
     return e;
 }
 
+constexpr int kVersion = 2; // of the file's format and of what its entries mean
+
 } // namespace
 
 ModelCache::ModelCache(QString file) : m_file(std::move(file))
@@ -56,7 +58,11 @@ void ModelCache::load()
     QFile f(m_file);
     if (m_file.isEmpty() || !f.open(QIODevice::ReadOnly))
         return;
-    const QJsonArray entries = QJsonDocument::fromJson(f.readAll()).object().value(QStringLiteral("models")).toArray();
+    const QJsonObject root = QJsonDocument::fromJson(f.readAll()).object();
+    // Version 2: names from HeaderFacts::displayName; older entries are read again.
+    if (root.value(QStringLiteral("version")).toInt() != kVersion)
+        return;
+    const QJsonArray entries = root.value(QStringLiteral("models")).toArray();
     for (const QJsonValue& v : entries) {
         const ModelEntry e = fromJson(v.toObject());
         if (!e.path.isEmpty())
@@ -78,7 +84,7 @@ void ModelCache::save() const
     QDir().mkpath(QFileInfo(m_file).absolutePath());
     QSaveFile f(m_file);
     if (f.open(QIODevice::WriteOnly)) {
-        f.write(QJsonDocument(QJsonObject{{QStringLiteral("version"), 1}, {QStringLiteral("models"), entries}})
+        f.write(QJsonDocument(QJsonObject{{QStringLiteral("version"), kVersion}, {QStringLiteral("models"), entries}})
                     .toJson(QJsonDocument::Compact));
         f.commit();
     }

@@ -84,8 +84,13 @@ void ModelLibrary::rescan()
 void ModelLibrary::addFolder(const QUrl& folder)
 {
     const QString path = QDir::cleanPath(folder.isLocalFile() ? folder.toLocalFile() : folder.toString());
-    if (path.isEmpty() || m_folders.contains(path) || !QFileInfo(path).isDir())
+    if (path.isEmpty() || m_folders.contains(path))
         return;
+    if (!QFileInfo(path).isDir()) {
+        setError(tr("%1 is not a folder.").arg(path));
+        return;
+    }
+    setError({});
     m_folders.append(path);
     m_store->setValue(QStringLiteral("library/folders"), m_folders);
     emit foldersChanged();

@@ -51,7 +51,7 @@ SamplerSettings samplerFromJson(const QString& json, qint64 seed)
 const QString kMessageColumns = QStringLiteral(
     "id, conversation_id, role, text, state, error, created_at, model_path, model_name, model_sha256, architecture,"
     " quant, engine, context_size, sampler, seed, prompt_tokens, prompt_ms, ttft_ms, generated_tokens, generation_ms,"
-    " context_used, context_shifts, stop_reason");
+    " context_used, context_shifts, stop_reason, parent_id");
 
 QVariant nullIfEmpty(const QString& s)
 {
@@ -146,17 +146,41 @@ ChatMessage MessageStore::read(const QSqlQuery& q)
     s.contextSize = p.contextSize;
     s.contextShifts = q.value(22).toInt();
     s.stopReason = stopReasonFromName(q.value(23).toString());
+    m.parentId = q.value(24).toLongLong(); // NULL: 0
     return m;
 }
 
 QList<ChatMessage> MessageStore::messages(qint64 conversationId)
 {
-    QSqlQuery q =
-        m_db->exec(QStringLiteral("SELECT %1 FROM messages WHERE conversation_id = ? ORDER BY id").arg(kMessageColumns),
-                   {conversationId});
+    QSqlQuery q = m_db->exec(
+        QStringLiteral("SELECT %1, selected FROM messages WHERE conversation_id = ? ORDER BY id").arg(kMessageColumns),
+        {conversationId});
+    QList<ChatMessage> all;
+    QList<bool> selected;
+    QHash<qint64, QList<int>> children; // parent id (0: none) -> rows, in id order
+    while (q.next()) {
+        all.append(read(q));
+        selected.append(q.value(25).toBool());
+        children[all.last().parentId].append(int(all.size()) - 1);
+    }
+    // The selected path from the first message; a parent that has no
+    // selected child (never written so) follows its latest.
     QList<ChatMessage> out;
-    while (q.next())
-        out.append(read(q));
+    qint64 parent = 0;
+    while (out.size() < all.size()) {
+        const QList<int> rows = children.value(parent);
+        if (rows.isEmpty())
+            break;
+        int pick = int(rows.size()) - 1;
+        for (int i = 0; i < rows.size(); ++i)
+            if (selected[rows[i]])
+                pick = i;
+        ChatMessage m = all[rows[pick]];
+        m.alternative = pick;
+        m.alternatives = int(rows.size());
+        out.append(m);
+        parent = m.id;
+    }
     for (ChatMessage& m : out) // a reply streaming now: its text so far
         if (m.state == MessageState::Streaming)
             m.text += joinedParts(m.id);
@@ -195,16 +219,51 @@ qint64 MessageStore::addMessage(const ChatMessage& m)
                                  p.isEmpty() ? QVariant() : QVariant(qint64(p.sampler.seed))};
     qint64 id = 0;
     m_db->transaction([&] {
+        QVariant parent = m.parentId > 0 ? QVariant(m.parentId) : QVariant();
+        if (m.parentId == 0) {
+            QSqlQuery latest = m_db->exec(QStringLiteral("SELECT MAX(id) FROM messages WHERE conversation_id = ?"),
+                                          {m.conversationId});
+            if (latest.next() && !latest.value(0).isNull())
+                parent = latest.value(0).toLongLong();
+        }
+        // The new message is the one shown among its alternatives.
+        m_db->exec(QStringLiteral("UPDATE messages SET selected = 0 WHERE conversation_id = ? AND parent_id IS ?"),
+                   {m.conversationId, parent});
+        QVariantList row = values;
+        row.append(parent);
         id = m_db->exec(QStringLiteral("INSERT INTO messages(conversation_id, role, text, state, error, created_at,"
                                        " model_path, model_name, model_sha256, architecture, quant, engine,"
-                                       " context_size, sampler, seed) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"),
-                        values)
+                                       " context_size, sampler, seed, parent_id, selected)"
+                                       " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,1)"),
+                        row)
                  .lastInsertId()
                  .toLongLong();
         m_db->exec(QStringLiteral("UPDATE conversations SET updated_at = ? WHERE id = ?"),
                    {QDateTime::currentMSecsSinceEpoch(), m.conversationId});
     });
     return id;
+}
+
+QList<qint64> MessageStore::alternativesOf(qint64 messageId)
+{
+    QSqlQuery q = m_db->exec(QStringLiteral("SELECT o.id FROM messages m JOIN messages o"
+                                            " ON o.conversation_id = m.conversation_id AND o.parent_id IS m.parent_id"
+                                            " WHERE m.id = ? ORDER BY o.id"),
+                             {messageId});
+    QList<qint64> ids;
+    while (q.next())
+        ids.append(q.value(0).toLongLong());
+    return ids;
+}
+
+void MessageStore::selectAlternative(qint64 messageId)
+{
+    m_db->transaction([&] {
+        m_db->exec(QStringLiteral("UPDATE messages SET selected = (id = ?) WHERE id IN (SELECT o.id FROM messages m"
+                                  " JOIN messages o ON o.conversation_id = m.conversation_id"
+                                  " AND o.parent_id IS m.parent_id WHERE m.id = ?)"),
+                   {messageId, messageId});
+    });
 }
 
 void MessageStore::appendPart(qint64 messageId, const QString& text)

@@ -21,18 +21,27 @@ public:
     // `db` must outlive the store.
     explicit MessageStore(Database* db);
 
+    // The conversation as shown: from the first message, at each step the
+    // selected one of the alternatives, each with its place among them.
     QList<ChatMessage> messages(qint64 conversationId);
     std::optional<ChatMessage> message(qint64 id);
 
-    // Inserts `m` (its id is ignored) and returns the new id.
+    // Inserts `m` after m.parentId (0: after the conversation's latest
+    // message; ChatMessage::kNoParent: first) as the selected one of that
+    // parent's alternatives; returns the new id. Its id is ignored.
     qint64 addMessage(const ChatMessage& m);
+    // The ids of `messageId` and its alternatives, in the order written.
+    QList<qint64> alternativesOf(qint64 messageId);
+    // Makes `messageId` the selected one of its alternatives.
+    void selectAlternative(qint64 messageId);
     // Appends streamed text to a Streaming message.
     void appendPart(qint64 messageId, const QString& text);
     // Ends a streaming message: its text becomes the parts joined.
     void finishMessage(qint64 messageId, MessageState state, const GenerationStats& stats, const QString& error = {});
     // Replaces a message's text (edit before resending).
     void setText(qint64 messageId, const QString& text);
-    // Deletes `messageId` and every later message of its conversation.
+    // Deletes `messageId` and every later message of its conversation
+    // (the alternatives that follow it too).
     void deleteFrom(qint64 messageId);
     // Fills in the model hash of messages recorded before it was known.
     void setModelSha256(const QString& modelPath, const QString& sha256);

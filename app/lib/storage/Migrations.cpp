@@ -54,6 +54,18 @@ const QList<QStringList>& all()
                            " INSERT INTO messages_fts(rowid, text) VALUES (new.id, new.text); END"),
             QStringLiteral("INSERT INTO messages_fts(messages_fts) VALUES ('rebuild')"),
         },
+        // 3: alternatives. Each message names the one it follows (parent_id,
+        // NULL for the first); messages with the same parent are
+        // alternatives of which one is selected. Existing conversations
+        // become a single line: each message follows the one before it.
+        {
+            QStringLiteral("ALTER TABLE messages ADD COLUMN parent_id INTEGER"
+                           " REFERENCES messages(id) ON DELETE CASCADE"),
+            QStringLiteral("ALTER TABLE messages ADD COLUMN selected INTEGER NOT NULL DEFAULT 1"),
+            QStringLiteral("UPDATE messages SET parent_id = (SELECT MAX(p.id) FROM messages p"
+                           " WHERE p.conversation_id = messages.conversation_id AND p.id < messages.id)"),
+            QStringLiteral("CREATE INDEX messages_by_parent ON messages(conversation_id, parent_id)"),
+        },
     };
     return migrations;
 }

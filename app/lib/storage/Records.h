@@ -42,6 +42,16 @@ struct ChatMessage {
     QString error;
     QDateTime createdAt;
     Provenance provenance; // assistant messages
+    // The conversation is a tree: each message follows its parent (0 for the
+    // first), and messages with the same parent are alternatives (replies
+    // regenerated, messages edited), one of them selected. These describe
+    // the message among its alternatives, 0-based, in the order written.
+    // Writing, parentId 0 means "after the latest message" and kNoParent
+    // "as a first message" (an alternative to the first one).
+    static constexpr qint64 kNoParent = -1;
+    qint64 parentId = 0;
+    int alternative = 0;
+    int alternatives = 1;
 };
 
 struct Conversation {

@@ -8,6 +8,9 @@
 #include <QPalette>
 #include <QSettings>
 
+#include <algorithm>
+#include <cmath>
+
 Theme::Theme(QObject* parent) : QObject(parent)
 {
     const QString forced = qEnvironmentVariable("HEARTH_THEME").toLower();
@@ -62,4 +65,18 @@ bool Theme::eventFilter(QObject* watched, QEvent* event)
 QString Theme::monospaceFamily() const
 {
     return QFontDatabase::systemFont(QFontDatabase::FixedFont).family();
+}
+
+// WCAG 2.1 relative luminance of an sRGB colour.
+static double luminance(const QColor& c)
+{
+    const auto channel = [](double v) { return v <= 0.03928 ? v / 12.92 : std::pow((v + 0.055) / 1.055, 2.4); };
+    return 0.2126 * channel(c.redF()) + 0.7152 * channel(c.greenF()) + 0.0722 * channel(c.blueF());
+}
+
+double Theme::contrast(const QColor& a, const QColor& b)
+{
+    const double la = luminance(a);
+    const double lb = luminance(b);
+    return (std::max(la, lb) + 0.05) / (std::min(la, lb) + 0.05);
 }

@@ -31,6 +31,8 @@ class Theme : public QObject {
     Q_PROPERTY(QColor danger READ danger NOTIFY changed)
     Q_PROPERTY(QColor warning READ warning NOTIFY changed)
     Q_PROPERTY(QColor success READ success NOTIFY changed)
+    Q_PROPERTY(QColor focusRing READ focusRing NOTIFY changed)
+    Q_PROPERTY(QColor inputBorder READ inputBorder NOTIFY changed)
     Q_PROPERTY(int radius READ radius CONSTANT)
     Q_PROPERTY(int spacing READ spacing CONSTANT)
     Q_PROPERTY(QString monospaceFamily READ monospaceFamily CONSTANT)
@@ -64,9 +66,16 @@ public:
     QColor danger() const { return pick(0xcf222e, 0xf85149); }
     QColor warning() const { return pick(0x9a6700, 0xd29922); }
     QColor success() const { return pick(0x1a7f37, 0x3fb950); }
+    // The keyboard focus ring and the edges of text fields: at least 3:1
+    // against window, surface and sidebar (WCAG 2.1, 1.4.11).
+    QColor focusRing() const { return pick(0x0969da, 0x58a6ff); }
+    QColor inputBorder() const { return pick(0x818b98, 0x6e7681); }
     int radius() const { return 8; }
     int spacing() const { return 8; }
     QString monospaceFamily() const;
+
+    // The WCAG contrast ratio of two colours (1 to 21).
+    Q_INVOKABLE static double contrast(const QColor& a, const QColor& b);
 
     // Whether the platform's palette is a dark one.
     static bool systemIsDark();
