@@ -224,6 +224,16 @@ private slots:
         const QJsonObject headers = last.value(QLatin1String("headers")).toObject();
         QCOMPARE(headers.value(QLatin1String("X-Hearth-Test")).toString(), QStringLiteral("yes"));
         QCOMPARE(headers.value(QLatin1String("Authorization")).toString(), QStringLiteral("Bearer sesame"));
+
+        // While the next reply streams, the meter starts from the server's last count.
+        int firstLive = -1;
+        engine->generate({{ChatTurn::Role::User, QStringLiteral("again")}}, s,
+                         [&](const QString&, const GenerationStats& soFar) {
+                             if (firstLive < 0)
+                                 firstLive = soFar.contextUsed;
+                         },
+                         stop);
+        QCOMPARE(firstLive, 10);
     }
 
     void standardFieldsOnly()

@@ -56,6 +56,7 @@ void RemoteEngine::unload()
     m_endpoint.reset();
     m_modelId.clear();
     m_contextSize = 0;
+    m_lastContextUsed = 0;
 }
 
 QList<RemoteModel> RemoteEngine::parseModels(const QJsonObject& body)
@@ -225,8 +226,10 @@ GenerationStats RemoteEngine::stream(const QString& route, QJsonObject body, con
             const double now = double(clock.nsecsElapsed()) / 1e6;
             if (live.timeToFirstTokenMs < 0)
                 live.timeToFirstTokenMs = live.promptMs = now;
-            if (!usage)
+            if (!usage) {
                 ++live.generatedTokens; // servers send about one token per chunk
+                live.contextUsed = m_lastContextUsed + live.generatedTokens;
+            }
             live.generationMs = now - live.timeToFirstTokenMs;
             sink(text, live);
         }
@@ -249,5 +252,7 @@ GenerationStats RemoteEngine::stream(const QString& route, QJsonObject body, con
                                                          ? QStringLiteral(" The text that arrived is kept.")
                                                          : QString()));
     live.stopReason = stopReasonOf(finish);
+    if (usage)
+        m_lastContextUsed = live.contextUsed;
     return live;
 }
