@@ -24,8 +24,8 @@ int contextOf(const QJsonObject& m)
 {
     const QJsonObject meta = m.value(QLatin1String("meta")).toObject();
     for (const QJsonValue& v : {m.value(QLatin1String("max_model_len")), meta.value(QLatin1String("n_ctx")),
-                               m.value(QLatin1String("context_length")), m.value(QLatin1String("context_window")),
-                               meta.value(QLatin1String("n_ctx_train"))})
+                                m.value(QLatin1String("context_length")), m.value(QLatin1String("context_window")),
+                                meta.value(QLatin1String("n_ctx_train"))})
         if (v.toDouble() > 0)
             return int(std::min(v.toDouble(), double(1 << 30)));
     return 0;
@@ -173,8 +173,7 @@ GenerationStats RemoteEngine::generate(const QList<ChatTurn>& turns, const Sampl
 GenerationStats RemoteEngine::complete(const QString& prompt, const SamplerSettings& sampler, const PieceSink& sink,
                                        const std::atomic<bool>& stop)
 {
-    return stream(QStringLiteral("/completions"), QJsonObject{{QStringLiteral("prompt"), prompt}}, sampler, sink,
-                  stop);
+    return stream(QStringLiteral("/completions"), QJsonObject{{QStringLiteral("prompt"), prompt}}, sampler, sink, stop);
 }
 
 GenerationStats RemoteEngine::stream(const QString& route, QJsonObject body, const SamplerSettings& sampler,

@@ -58,8 +58,7 @@ public:
                              const std::atomic<bool>& stop);
 
     // GET /v1/models, blocking (a local event loop). Throws EngineError.
-    static QList<RemoteModel> listModels(const RemoteEndpoint& endpoint,
-                                         const std::atomic<bool>* cancel = nullptr);
+    static QList<RemoteModel> listModels(const RemoteEndpoint& endpoint, const std::atomic<bool>* cancel = nullptr);
     static QList<RemoteModel> parseModels(const QJsonObject& body);
     // The request body's sampler fields (temperature, top_p, seed, max_tokens
     // and, when the endpoint allows, top_k, min_p, repeat_penalty).
