@@ -39,9 +39,9 @@ struct GpuOptions {
 void listDevices();
 
 struct EngineOptions {
-    QCommandLineOption model{
-        {QStringLiteral("m"), QStringLiteral("model")}, QStringLiteral("GGUF model file (with --endpoint: the server's model id)."),
-        QStringLiteral("FILE")};
+    QCommandLineOption model{{QStringLiteral("m"), QStringLiteral("model")},
+                             QStringLiteral("GGUF model file (with --endpoint: the server's model id)."),
+                             QStringLiteral("FILE")};
     QCommandLineOption threads{{QStringLiteral("t"), QStringLiteral("threads")},
                                QStringLiteral("Threads (default: all cores)."),
                                QStringLiteral("N")};

@@ -25,8 +25,58 @@ Dialog {
     height: Math.min(720, parent ? parent.height - 40 : 720)
     anchors.centerIn: parent
 
+    // One saved endpoint: name, URL, the last listing's outcome.
+    component EndpointRow: RowLayout {
+        id: endpointRow
+
+        required property int index
+        required property string endpointId
+        required property string name
+        required property string baseUrl
+        required property string status
+        required property bool statusOk
+
+        signal editRequested(int row)
+        signal removeRequested(string id)
+
+        ColumnLayout {
+            Layout.fillWidth: true
+            spacing: 0
+            Label {
+                text: endpointRow.name + " · " + endpointRow.baseUrl
+                font.bold: true
+                elide: Text.ElideRight
+                Layout.fillWidth: true
+            }
+            Label {
+                text: endpointRow.status
+                visible: text.length > 0
+                color: endpointRow.statusOk ? Theme.mutedText : Theme.danger
+                font.pixelSize: 12
+                wrapMode: Text.Wrap
+                Layout.fillWidth: true
+            }
+        }
+        Button {
+            objectName: "editEndpoint" + endpointRow.index
+            text: qsTr("Edit")
+            Accessible.name: qsTr("Edit %1").arg(endpointRow.name)
+            onClicked: endpointRow.editRequested(endpointRow.index)
+        }
+        Button {
+            objectName: "removeEndpoint" + endpointRow.index
+            text: qsTr("Remove")
+            Accessible.name: qsTr("Remove %1").arg(endpointRow.name)
+            onClicked: endpointRow.removeRequested(endpointRow.endpointId)
+        }
+    }
+
     function edit(row) {
-        const e = root.endpoints.get(row)
+        root.fill(root.endpoints.get(row))
+    }
+
+    // `e`: one row of the model as a map (EndpointListModel.get).
+    function fill(e) {
         root.editingId = e.endpointId
         nameField.text = e.name
         urlField.text = e.baseUrl
@@ -96,46 +146,10 @@ Dialog {
             Repeater {
                 objectName: "endpointRepeater"
                 model: root.endpoints
-                delegate: RowLayout {
-                    id: endpointRow
-
-                    required property int index
-                    required property string name
-                    required property string baseUrl
-                    required property string status
-                    required property bool statusOk
-
+                delegate: EndpointRow {
                     Layout.fillWidth: true
-                    ColumnLayout {
-                        Layout.fillWidth: true
-                        spacing: 0
-                        Label {
-                            text: endpointRow.name + " · " + endpointRow.baseUrl
-                            font.bold: true
-                            elide: Text.ElideRight
-                            Layout.fillWidth: true
-                        }
-                        Label {
-                            text: endpointRow.status
-                            visible: text.length > 0
-                            color: endpointRow.statusOk ? Theme.mutedText : Theme.danger
-                            font.pixelSize: 12
-                            wrapMode: Text.Wrap
-                            Layout.fillWidth: true
-                        }
-                    }
-                    Button {
-                        objectName: "editEndpoint" + endpointRow.index
-                        text: qsTr("Edit")
-                        Accessible.name: qsTr("Edit %1").arg(endpointRow.name)
-                        onClicked: root.edit(endpointRow.index)
-                    }
-                    Button {
-                        objectName: "removeEndpoint" + endpointRow.index
-                        text: qsTr("Remove")
-                        Accessible.name: qsTr("Remove %1").arg(endpointRow.name)
-                        onClicked: root.endpoints.remove(root.endpoints.get(endpointRow.index).endpointId)
-                    }
+                    onEditRequested: row => root.edit(row)
+                    onRemoveRequested: id => root.endpoints.remove(id)
                 }
             }
 

@@ -129,8 +129,7 @@ private slots:
         QCOMPARE(remoteRows(models), 0);
         QVERIFY(QTest::qWaitFor(
             [&] {
-                return secrets.readBlocking(EndpointListModel::keyName(id)).status ==
-                       SecretResult::Status::NotFound;
+                return secrets.readBlocking(EndpointListModel::keyName(id)).status == SecretResult::Status::NotFound;
             },
             5000));
     }

@@ -196,10 +196,9 @@ private slots:
         s.seed = 1234;
         s.maxTokens = 50;
         const std::atomic<bool> stop{false};
-        const GenerationStats stats =
-            engine->generate({{ChatTurn::Role::System, QStringLiteral("Be brief.")},
-                              {ChatTurn::Role::User, QStringLiteral("hello there, friend")}},
-                             s, got.sink(), stop);
+        const GenerationStats stats = engine->generate({{ChatTurn::Role::System, QStringLiteral("Be brief.")},
+                                                        {ChatTurn::Role::User, QStringLiteral("hello there, friend")}},
+                                                       s, got.sink(), stop);
         QCOMPARE(got.text, QStringLiteral("You said: hello there, friend"));
         QCOMPARE(got.pieces, 4);
         QCOMPARE(stats.stopReason, StopReason::EndOfGeneration);
@@ -224,6 +223,17 @@ private slots:
         const QJsonObject headers = last.value(QLatin1String("headers")).toObject();
         QCOMPARE(headers.value(QLatin1String("X-Hearth-Test")).toString(), QStringLiteral("yes"));
         QCOMPARE(headers.value(QLatin1String("Authorization")).toString(), QStringLiteral("Bearer sesame"));
+
+        // While the next reply streams, the meter starts from the server's last count.
+        int firstLive = -1;
+        engine->generate(
+            {{ChatTurn::Role::User, QStringLiteral("again")}}, s,
+            [&](const QString&, const GenerationStats& soFar) {
+                if (firstLive < 0)
+                    firstLive = soFar.contextUsed;
+            },
+            stop);
+        QCOMPARE(firstLive, 10);
     }
 
     void standardFieldsOnly()

@@ -328,7 +328,8 @@ void EndpointListModel::testConnection(const QVariantMap& fields)
                           ids);
     };
     const QString key = fields.value(QStringLiteral("apiKey")).toString().trimmed();
-    if (!key.isEmpty() || existing < 0 || !m_rows[existing].hasKey || fields.value(QStringLiteral("clearKey")).toBool()) {
+    if (!key.isEmpty() || existing < 0 || !m_rows[existing].hasKey ||
+        fields.value(QStringLiteral("clearKey")).toBool()) {
         e.apiKey = key;
         fetch(e, report);
         return;
@@ -365,11 +366,11 @@ int EndpointListModel::rowCount(const QModelIndex& parent) const
 
 QHash<int, QByteArray> EndpointListModel::roleNames() const
 {
-    return {{IdRole, "endpointId"},        {NameRole, "name"},
-            {BaseUrlRole, "baseUrl"},      {HeadersRole, "headers"},
-            {HasKeyRole, "hasKey"},        {HasCertificateRole, "hasCertificate"},
+    return {{IdRole, "endpointId"},          {NameRole, "name"},
+            {BaseUrlRole, "baseUrl"},        {HeadersRole, "headers"},
+            {HasKeyRole, "hasKey"},          {HasCertificateRole, "hasCertificate"},
             {TimeoutRole, "timeoutSeconds"}, {ExtendedSamplingRole, "extendedSampling"},
-            {ModelsRole, "models"},        {StatusRole, "status"},
+            {ModelsRole, "models"},          {StatusRole, "status"},
             {StatusOkRole, "statusOk"}};
 }
 

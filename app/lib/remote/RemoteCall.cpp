@@ -95,16 +95,16 @@ void RemoteCall::onReadyRead()
         m_reply->header(QNetworkRequest::ContentTypeHeader).toString().startsWith(QLatin1String("text/event-stream"));
     if (!m_stream || status >= 300 || !eventStream) {
         if (m_body.size() + bytes.size() > 64 * 1024 * 1024)
-            fail(RemoteFailure::Kind::Protocol, QStringLiteral("%1 sent an answer over 64 MiB.").arg(m_endpoint.label()));
+            fail(RemoteFailure::Kind::Protocol,
+                 QStringLiteral("%1 sent an answer over 64 MiB.").arg(m_endpoint.label()));
         else
             m_body += bytes;
         return;
     }
     dispatch(m_sse.feed(bytes));
     if (!m_sse.error().isEmpty())
-        fail(RemoteFailure::Kind::Protocol,
-             QStringLiteral("%1 sent a broken event stream: %2.")
-                 .arg(m_endpoint.label(), QString::fromUtf8(m_sse.error())));
+        fail(RemoteFailure::Kind::Protocol, QStringLiteral("%1 sent a broken event stream: %2.")
+                                                .arg(m_endpoint.label(), QString::fromUtf8(m_sse.error())));
 }
 
 void RemoteCall::dispatch(const QList<SseEvent>& events)
@@ -206,8 +206,8 @@ void RemoteCall::onFinished()
             fail(RemoteFailure::Kind::Connection, QStringLiteral("Cannot find the host %1.").arg(host));
             break;
         case QNetworkReply::SslHandshakeFailedError:
-            fail(RemoteFailure::Kind::Tls, QStringLiteral("The TLS handshake with %1 failed: %2")
-                                               .arg(where, m_reply->errorString()));
+            fail(RemoteFailure::Kind::Tls,
+                 QStringLiteral("The TLS handshake with %1 failed: %2").arg(where, m_reply->errorString()));
             break;
         case QNetworkReply::RemoteHostClosedError:
         case QNetworkReply::UnknownNetworkError:
@@ -222,8 +222,7 @@ void RemoteCall::onFinished()
                 fail(RemoteFailure::Kind::Connection,
                      QStringLiteral("Cannot talk to %1: %2").arg(where, m_reply->errorString()));
             break;
-        default:
-            fail(RemoteFailure::Kind::Connection, QStringLiteral("%1: %2").arg(where, m_reply->errorString()));
+        default: fail(RemoteFailure::Kind::Connection, QStringLiteral("%1: %2").arg(where, m_reply->errorString()));
         }
     } else if (!m_stream || !m_body.isEmpty()) {
         QJsonParseError parse;
@@ -256,9 +255,8 @@ QString serverErrorMessage(const QJsonObject& body)
         if (v.isString())
             return v.toString();
         if (v.isArray() || v.isObject()) // FastAPI's validation details
-            return QString::fromUtf8(
-                v.isArray() ? QJsonDocument(v.toArray()).toJson(QJsonDocument::Compact)
-                            : QJsonDocument(v.toObject()).toJson(QJsonDocument::Compact));
+            return QString::fromUtf8(v.isArray() ? QJsonDocument(v.toArray()).toJson(QJsonDocument::Compact)
+                                                 : QJsonDocument(v.toObject()).toJson(QJsonDocument::Compact));
     }
     return {};
 }

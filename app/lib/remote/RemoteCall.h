@@ -64,7 +64,7 @@ public:
     bool isFinished() const { return m_finished; }
     const RemoteFailure& failure() const { return m_failure; }
     const QJsonDocument& json() const { return m_json; } // the whole answer (not streaming)
-    bool sawDone() const { return m_done; }               // the stream's "[DONE]" arrived
+    bool sawDone() const { return m_done; }              // the stream's "[DONE]" arrived
     qint64 elapsedMs() const { return m_clock.elapsed(); }
 
     void abort();

@@ -51,8 +51,8 @@ QString RemoteEndpoint::modelIdOf(const QUrl& url) const
 
 QString RemoteEndpoint::label() const
 {
-    const QString where = baseUrl.port() > 0 ? QStringLiteral("%1:%2").arg(baseUrl.host()).arg(baseUrl.port())
-                                             : baseUrl.host();
+    const QString where =
+        baseUrl.port() > 0 ? QStringLiteral("%1:%2").arg(baseUrl.host()).arg(baseUrl.port()) : baseUrl.host();
     return name.isEmpty() || name == where ? where : QStringLiteral("%1 (%2)").arg(name, where);
 }
 

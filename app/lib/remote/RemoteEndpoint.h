@@ -24,11 +24,11 @@ struct RemoteEndpoint {
     QString id;   // stable key (settings group, keychain entry)
     QString name; // what the user calls it
     QUrl baseUrl;
-    QString apiKey;                                 // "" = no Authorization header
-    QList<QPair<QByteArray, QByteArray>> headers;   // extra request headers
-    QByteArray caCertificates;                      // PEM: trusted in addition to the system's
-    int timeoutMs = 120000;                         // nothing received for this long = the server stalled
-    bool extendedSampling = true;                   // also send top_k, min_p, repeat_penalty
+    QString apiKey;                               // "" = no Authorization header
+    QList<QPair<QByteArray, QByteArray>> headers; // extra request headers
+    QByteArray caCertificates;                    // PEM: trusted in addition to the system's
+    int timeoutMs = 120000;                       // nothing received for this long = the server stalled
+    bool extendedSampling = true;                 // also send top_k, min_p, repeat_penalty
 
     QUrl apiUrl(const QString& route) const;
     QUrl modelUrl(const QString& modelId) const;

@@ -24,8 +24,8 @@ int contextOf(const QJsonObject& m)
 {
     const QJsonObject meta = m.value(QLatin1String("meta")).toObject();
     for (const QJsonValue& v : {m.value(QLatin1String("max_model_len")), meta.value(QLatin1String("n_ctx")),
-                               m.value(QLatin1String("context_length")), m.value(QLatin1String("context_window")),
-                               meta.value(QLatin1String("n_ctx_train"))})
+                                m.value(QLatin1String("context_length")), m.value(QLatin1String("context_window")),
+                                meta.value(QLatin1String("n_ctx_train"))})
         if (v.toDouble() > 0)
             return int(std::min(v.toDouble(), double(1 << 30)));
     return 0;
@@ -56,6 +56,7 @@ void RemoteEngine::unload()
     m_endpoint.reset();
     m_modelId.clear();
     m_contextSize = 0;
+    m_lastContextUsed = 0;
 }
 
 QList<RemoteModel> RemoteEngine::parseModels(const QJsonObject& body)
@@ -172,8 +173,7 @@ GenerationStats RemoteEngine::generate(const QList<ChatTurn>& turns, const Sampl
 GenerationStats RemoteEngine::complete(const QString& prompt, const SamplerSettings& sampler, const PieceSink& sink,
                                        const std::atomic<bool>& stop)
 {
-    return stream(QStringLiteral("/completions"), QJsonObject{{QStringLiteral("prompt"), prompt}}, sampler, sink,
-                  stop);
+    return stream(QStringLiteral("/completions"), QJsonObject{{QStringLiteral("prompt"), prompt}}, sampler, sink, stop);
 }
 
 GenerationStats RemoteEngine::stream(const QString& route, QJsonObject body, const SamplerSettings& sampler,
@@ -225,8 +225,10 @@ GenerationStats RemoteEngine::stream(const QString& route, QJsonObject body, con
             const double now = double(clock.nsecsElapsed()) / 1e6;
             if (live.timeToFirstTokenMs < 0)
                 live.timeToFirstTokenMs = live.promptMs = now;
-            if (!usage)
+            if (!usage) {
                 ++live.generatedTokens; // servers send about one token per chunk
+                live.contextUsed = m_lastContextUsed + live.generatedTokens;
+            }
             live.generationMs = now - live.timeToFirstTokenMs;
             sink(text, live);
         }
@@ -249,5 +251,7 @@ GenerationStats RemoteEngine::stream(const QString& route, QJsonObject body, con
                                                          ? QStringLiteral(" The text that arrived is kept.")
                                                          : QString()));
     live.stopReason = stopReasonOf(finish);
+    if (usage)
+        m_lastContextUsed = live.contextUsed;
     return live;
 }

@@ -6,7 +6,10 @@
 // --endpoint`). Statistics come from the stream: time to first token is
 // the first text's arrival, tokens/s counts the streamed pieces until the
 // server's usage (prompt and completion tokens) replaces the counts at the
-// end. Stop closes the connection. A reply cut short (killed server, lost
+// end. The context used is the server's count (prompt + completion tokens)
+// where it reports usage; while a reply streams, before that count arrives,
+// it is the previous reply's count plus the pieces so far (an estimate the
+// final figure replaces). Stop closes the connection. A reply cut short (killed server, lost
 // network) keeps every piece already handed to the sink and then throws
 // EngineError saying so.
 //
@@ -55,8 +58,7 @@ public:
                              const std::atomic<bool>& stop);
 
     // GET /v1/models, blocking (a local event loop). Throws EngineError.
-    static QList<RemoteModel> listModels(const RemoteEndpoint& endpoint,
-                                         const std::atomic<bool>* cancel = nullptr);
+    static QList<RemoteModel> listModels(const RemoteEndpoint& endpoint, const std::atomic<bool>* cancel = nullptr);
     static QList<RemoteModel> parseModels(const QJsonObject& body);
     // The request body's sampler fields (temperature, top_p, seed, max_tokens
     // and, when the endpoint allows, top_k, min_p, repeat_penalty).
@@ -71,4 +73,5 @@ private:
     std::optional<RemoteEndpoint> m_endpoint;
     QString m_modelId;
     int m_contextSize = 0;
+    std::atomic<int> m_lastContextUsed{0}; // the server's count after the last reply
 };

@@ -75,8 +75,11 @@ public:
     {
         const QDeadlineTimer deadline(ms);
         while (!deadline.hasExpired()) {
-            if (control(QStringLiteral("/_events")).value(QLatin1String("events")).toVariant().toStringList().contains(
-                    event))
+            if (control(QStringLiteral("/_events"))
+                    .value(QLatin1String("events"))
+                    .toVariant()
+                    .toStringList()
+                    .contains(event))
                 return true;
             QTest::qWait(50);
         }
