@@ -13,6 +13,7 @@ std::span<const CliCommand> cliCommands()
         CliCommand{"tokenize", "Print the token ids of the text on stdin", runTokenize},
         CliCommand{"detokenize", "Print the text of the token ids on stdin", runDetokenize},
         CliCommand{"template", "Render a chat template with a conversation", runTemplate},
+        CliCommand{"serve", "Serve models over an OpenAI-compatible HTTP API", runServe},
         CliCommand{"convert", "Convert a Hugging Face model (safetensors) to GGUF", runConvert},
     };
     return commands;

@@ -25,3 +25,4 @@ int runChat(const QStringList& args);       // ChatCommand.cpp
 int runPerplexity(const QStringList& args); // PerplexityCommand.cpp
 int runBench(const QStringList& args);      // BenchCommand.cpp
 int runConvert(const QStringList& args);    // ConvertCommand.cpp
+int runServe(const QStringList& args);      // ServeCommand.cpp
