@@ -1,6 +1,6 @@
 """Hostile inputs: each gets the right 4xx (OpenAI's error JSON) and the
 server keeps serving. One server with an API key, small limits and a small
-context: -c 512 -np 2 (slots of 256 tokens), 64 KiB bodies, 2 s reads."""
+context: -c 128 -np 2 (slots of 64 tokens), 64 KiB bodies, 2 s reads."""
 
 import json
 import socket
@@ -17,7 +17,7 @@ KEY = "test-key-123"
 @pytest.fixture(scope="module")
 def srv():
     need(SMOL)
-    s = Server(["-m", str(SMOL), "-c", "512", "-np", "2", "-t", THREADS, "--api-key", KEY, "--max-body-size",
+    s = Server(["-m", str(SMOL), "-c", "128", "-np", "2", "-t", THREADS, "--api-key", KEY, "--max-body-size",
                 "65536", "--timeout", "2", "--alias", "smol"], key=KEY)
     yield s
     s.stop()
@@ -85,7 +85,7 @@ def test_prompt_over_context(srv):
         status, _, body = srv.request("POST", "/v1/chat/completions",
                                       chat_body(messages=[{"role": "user", "content": long}], stream=stream))
         assert_error(status, body, 400, "exceed_context_size_error")
-        assert body["error"]["n_ctx"] == 256 and body["error"]["n_prompt_tokens"] > 256
+        assert body["error"]["n_ctx"] == 64 and body["error"]["n_prompt_tokens"] > 64
         assert str(body["error"]["n_prompt_tokens"]) in body["error"]["message"]
     still_serving(srv)
 
@@ -96,7 +96,7 @@ def test_huge_max_tokens_stops_at_the_slot(srv):
                                    "seed": 3, "logit_bias": {"2": -100, "0": -100}})
     assert status == 200, body
     assert body["choices"][0]["finish_reason"] in ("length", "stop")
-    assert body["usage"]["prompt_tokens"] + body["usage"]["completion_tokens"] <= 256
+    assert body["usage"]["prompt_tokens"] + body["usage"]["completion_tokens"] <= 64
 
 
 def test_n_over_slots_and_bad_tokens(srv):

@@ -163,6 +163,8 @@ void BatchEngine::validate(const Job& job) const
 
 void BatchEngine::submit(const std::vector<std::shared_ptr<Job>>& jobs)
 {
+    if (jobs.empty())
+        throw badRequest("'n' must be at least 1", "n");
     if (static_cast<int>(jobs.size()) > slotCount())
         throw badRequest("'n' is " + std::to_string(jobs.size()) + ", more than the server's " +
                              std::to_string(slotCount()) + " slots (-np)",
@@ -384,9 +386,11 @@ void BatchEngine::sample(Slot& slot, int output)
         return;
     }
     sendText(slot, std::move(text), /*last=*/false);
+    // Prompt and reply together fit the slot (the reply's last token
+    // is never evaluated, so the cache holds one token less).
     const int32_t maxTokens = p.generation.maxTokens;
     if ((maxTokens >= 0 && slot.summary.generatedTokens >= maxTokens) ||
-        static_cast<int64_t>(slot.history.size()) + 1 > slotContext()) {
+        static_cast<int64_t>(slot.history.size()) + 1 >= slotContext()) {
         finish(slot, "length");
         return;
     }

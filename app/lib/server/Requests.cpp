@@ -82,7 +82,7 @@ public:
         };
         if (v.is_number_unsigned()) {
             const uint64_t u = v.get<uint64_t>();
-            if (u > static_cast<uint64_t>(hi))
+            if (u > static_cast<uint64_t>(hi) || (lo > 0 && u < static_cast<uint64_t>(lo)))
                 throw range(std::to_string(u));
             return static_cast<int64_t>(u);
         }
