@@ -115,6 +115,7 @@ ApplicationWindow {
 
         settings: window.session.settings
         loader: window.session.loader
+        server: window.session.localServer
         width: Math.min(420, window.width * 0.45)
         height: window.height
     }

@@ -18,6 +18,7 @@ set(HEARTH_QML_FILES
     gauges/GaugeFigure.qml
     models/ModelDelegate.qml
     models/ModelPicker.qml
+    settings/LocalServerSection.qml
     settings/SettingRow.qml
     settings/SettingsPanel.qml
     sidebar/ConversationDelegate.qml

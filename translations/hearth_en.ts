@@ -345,6 +345,72 @@
         </message>
     </context>
     <context>
+        <name>LocalServer</name>
+        <message>
+            <source>Load a model first: the local server serves the loaded model.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>The API key could not be read from the keychain: %1</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>The API key could not be stored in the keychain: %1</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Other devices need an API key, and none could be made.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>The server could not load the model: %1</source>
+            <translation type="unfinished" />
+        </message>
+    </context>
+    <context>
+        <name>LocalServerSection</name>
+        <message>
+            <source>Local server</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Serve the loaded model over an OpenAI-compatible API</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Port</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Allow other devices (requires the API key)</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Serving at %1</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Starting…</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Off</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>API key</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>New key</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Make a new API key</source>
+            <translation type="unfinished" />
+        </message>
+    </context>
+    <context>
         <name>Main</name>
         <message>
             <source>%1 — %2</source>
@@ -581,6 +647,21 @@
         </message>
     </context>
     <context>
+        <name>SecretStore</name>
+        <message>
+            <source>No keychain is available to keep "%1" (%2). On Linux, Hearth needs a Secret Service such as GNOME Keyring or KWallet.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>The keychain refused access to "%1": %2</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>The keychain failed for "%1": %2</source>
+            <translation type="unfinished" />
+        </message>
+    </context>
+    <context>
         <name>SettingRow</name>
         <message>
             <source>this model</source>
@@ -597,10 +678,6 @@
     </context>
     <context>
         <name>SettingsModel</name>
-        <message>
-            <source>No GPU backend is available yet: Hearth runs models on the CPU.</source>
-            <translation type="unfinished" />
-        </message>
         <message>
             <source>Temperature</source>
             <translation type="unfinished" />
@@ -662,10 +739,6 @@
             <translation type="unfinished" />
         </message>
         <message>
-            <source>Layers to run on a GPU.</source>
-            <translation type="unfinished" />
-        </message>
-        <message>
             <source>Threads</source>
             <translation type="unfinished" />
         </message>
@@ -687,6 +760,18 @@
         </message>
         <message>
             <source>Instructions the model reads before the conversation.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>No Vulkan GPU was found: Hearth runs models on the CPU.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Layers to run on the GPU; -1 = as many as fit, more than the model has = all. Applies on the next load.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>GPU: %1, %2 MiB free of %3 MiB.</source>
             <translation type="unfinished" />
         </message>
     </context>

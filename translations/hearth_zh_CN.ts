@@ -345,6 +345,72 @@
         </message>
     </context>
     <context>
+        <name>LocalServer</name>
+        <message>
+            <source>Load a model first: the local server serves the loaded model.</source>
+            <translation>请先加载模型：本地服务器提供的是已加载的模型。</translation>
+        </message>
+        <message>
+            <source>The API key could not be read from the keychain: %1</source>
+            <translation>无法从钥匙串读取 API 密钥：%1</translation>
+        </message>
+        <message>
+            <source>The API key could not be stored in the keychain: %1</source>
+            <translation>无法将 API 密钥存入钥匙串：%1</translation>
+        </message>
+        <message>
+            <source>Other devices need an API key, and none could be made.</source>
+            <translation>其他设备需要 API 密钥，但无法生成。</translation>
+        </message>
+        <message>
+            <source>The server could not load the model: %1</source>
+            <translation>服务器无法加载模型：%1</translation>
+        </message>
+    </context>
+    <context>
+        <name>LocalServerSection</name>
+        <message>
+            <source>Local server</source>
+            <translation>本地服务器</translation>
+        </message>
+        <message>
+            <source>Serve the loaded model over an OpenAI-compatible API</source>
+            <translation>通过 OpenAI 兼容 API 提供已加载的模型</translation>
+        </message>
+        <message>
+            <source>Port</source>
+            <translation>端口</translation>
+        </message>
+        <message>
+            <source>Allow other devices (requires the API key)</source>
+            <translation>允许其他设备（需要 API 密钥）</translation>
+        </message>
+        <message>
+            <source>Serving at %1</source>
+            <translation>服务地址：%1</translation>
+        </message>
+        <message>
+            <source>Starting…</source>
+            <translation>正在启动…</translation>
+        </message>
+        <message>
+            <source>Off</source>
+            <translation>已关闭</translation>
+        </message>
+        <message>
+            <source>API key</source>
+            <translation>API 密钥</translation>
+        </message>
+        <message>
+            <source>New key</source>
+            <translation>新密钥</translation>
+        </message>
+        <message>
+            <source>Make a new API key</source>
+            <translation>生成新的 API 密钥</translation>
+        </message>
+    </context>
+    <context>
         <name>Main</name>
         <message>
             <source>%1 — %2</source>
@@ -577,6 +643,21 @@
         </message>
     </context>
     <context>
+        <name>SecretStore</name>
+        <message>
+            <source>No keychain is available to keep "%1" (%2). On Linux, Hearth needs a Secret Service such as GNOME Keyring or KWallet.</source>
+            <translation>没有可用的钥匙串来保存“%1”（%2）。在 Linux 上，Hearth 需要 GNOME Keyring 或 KWallet 等 Secret Service。</translation>
+        </message>
+        <message>
+            <source>The keychain refused access to "%1": %2</source>
+            <translation>钥匙串拒绝访问“%1”：%2</translation>
+        </message>
+        <message>
+            <source>The keychain failed for "%1": %2</source>
+            <translation>钥匙串处理“%1”时出错：%2</translation>
+        </message>
+    </context>
+    <context>
         <name>SettingRow</name>
         <message>
             <source>this model</source>
@@ -684,6 +765,18 @@
         <message>
             <source>Instructions the model reads before the conversation.</source>
             <translation>模型在对话开始前读取的指令。</translation>
+        </message>
+        <message>
+            <source>No Vulkan GPU was found: Hearth runs models on the CPU.</source>
+            <translation>未找到 Vulkan GPU：Hearth 在 CPU 上运行模型。</translation>
+        </message>
+        <message>
+            <source>Layers to run on the GPU; -1 = as many as fit, more than the model has = all. Applies on the next load.</source>
+            <translation>在 GPU 上运行的层数；-1 = 尽可能多，超过模型层数 = 全部。下次加载时生效。</translation>
+        </message>
+        <message>
+            <source>GPU: %1, %2 MiB free of %3 MiB.</source>
+            <translation>GPU：%1，可用 %2 MiB，共 %3 MiB。</translation>
         </message>
     </context>
     <context>

@@ -10,6 +10,8 @@ Drawer {
 
     required property SettingsModel settings
     required property ModelLoader loader
+    // The app's local server; null hides its section (tests of the panel).
+    property LocalServer server: null
 
     objectName: "settingsPanel"
     edge: Qt.RightEdge
@@ -93,6 +95,15 @@ Drawer {
             text: qsTr("Reload the model to apply context size and threads")
             Accessible.name: text
             onClicked: root.loader.reload()
+        }
+
+        Loader {
+            Layout.fillWidth: true
+            active: root.server !== null
+            visible: active
+            sourceComponent: LocalServerSection {
+                server: root.server
+            }
         }
 
         RowLayout {

@@ -194,3 +194,36 @@ def test_refuses_other_hosts_without_key():
                          capture_output=True, text=True, timeout=60)
     assert out.returncode != 0
     assert "without an API key" in out.stderr
+
+
+def test_prefix_reuse_and_metrics(smol):
+    c = client(smol)
+    messages = [{"role": "system", "content": "You answer in one short sentence about the weather."},
+                {"role": "user", "content": "What is rain?"}]
+    first = c.chat.completions.create(model="smol", messages=messages, max_tokens=4, temperature=0)
+    messages.append({"role": "assistant", "content": first.choices[0].message.content})
+    messages.append({"role": "user", "content": "And snow?"})
+    second = c.chat.completions.create(model="smol", messages=messages, max_tokens=4, temperature=0)
+    cached = second.usage.prompt_tokens_details.cached_tokens
+    # The second turn reuses the first turn's prompt from the slot's cache.
+    assert cached >= first.usage.prompt_tokens - 1, (cached, first.usage.prompt_tokens)
+    assert second.model_extra["timings"]["prompt_n"] == second.usage.prompt_tokens - cached
+
+
+def test_concurrent_greedy_equals_sequential(smol):
+    """Sequences batched together do not disturb each other: four greedy
+    requests sent at once give the texts they give one at a time."""
+    prompts = ["Name a fruit.", "Name a colour.", "Name an animal.", "Name a country."]
+    c = client(smol)
+    alone = [c.chat.completions.create(model="smol", messages=[{"role": "user", "content": p}], max_tokens=8,
+                                       temperature=0).choices[0].message.content for p in prompts]
+
+    async def together():
+        ac = openai.AsyncOpenAI(base_url=smol.base + "/v1", api_key="none", max_retries=0)
+        rs = await asyncio.gather(*[
+            ac.chat.completions.create(model="smol", messages=[{"role": "user", "content": p}], max_tokens=8,
+                                       temperature=0) for p in prompts])
+        await ac.close()
+        return [r.choices[0].message.content for r in rs]
+
+    assert asyncio.run(together()) == alone

@@ -7,7 +7,9 @@
 
 #include <algorithm>
 #include <cctype>
+#include <chrono>
 #include <cstdio>
+#include <thread>
 
 namespace hearth::server {
 
@@ -143,11 +145,20 @@ void ApiServer::bind()
 
 void ApiServer::run()
 {
-    m_http->listen_after_bind();
+    m_listening.store(true);
+    if (!m_stopRequested.load())
+        m_http->listen_after_bind();
+    m_finished.store(true);
 }
 
 void ApiServer::stop()
 {
+    m_stopRequested.store(true);
+    // httplib's stop() does nothing before its loop runs: wait for the loop
+    // (or for run() to have returned) so a quick stop is not lost.
+    if (m_listening.load())
+        for (int i = 0; i < 2000 && !m_http->is_running() && !m_finished.load(); ++i)
+            std::this_thread::sleep_for(std::chrono::milliseconds(1));
     m_http->stop();
 }
 

@@ -91,6 +91,7 @@ private:
     std::unique_ptr<httplib::Server> m_http;
     int m_port = 0;
     bool m_loopback = true;
+    std::atomic<bool> m_stopRequested{false}, m_listening{false}, m_finished{false};
     std::unique_ptr<Counters> m_counters;
 };
 
