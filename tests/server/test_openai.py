@@ -227,3 +227,33 @@ def test_concurrent_greedy_equals_sequential(smol):
         return [r.choices[0].message.content for r in rs]
 
     assert asyncio.run(together()) == alone
+
+
+def test_health_while_loading():
+    from conftest import GEMMA
+    need(GEMMA)
+    s = Server(["-m", str(GEMMA), "-c", "1024", "-np", "1", "-t", THREADS], ready=False)
+    try:
+        seen = []
+        for _ in range(600):
+            status, hdrs, body = s.request("GET", "/health")
+            seen.append(status)
+            if status == 200:
+                break
+            # While loading: 503, Retry-After, OpenAI's error shape; and the
+            # other routes wait too.
+            assert status == 503 and hdrs.get("Retry-After") and body["error"]["type"] == "unavailable_error"
+            status, _, body = s.request("POST", "/v1/completions", {"prompt": "Hi", "max_tokens": 1})
+            assert status in (200, 503), body
+        assert seen[-1] == 200
+    finally:
+        s.stop()
+
+
+def test_a_broken_model_file_exits_with_the_reason(tmp_path):
+    bad = tmp_path / "broken.gguf"
+    bad.write_bytes(b"GGUF\x03\x00\x00\x00" + b"\xff" * 64)
+    out = subprocess.run([HEARTH, "serve", "-m", str(bad), "--port", "0"], capture_output=True, text=True,
+                         timeout=60)
+    assert out.returncode == 1
+    assert "cannot load the model" in out.stderr and "broken.gguf" in out.stderr
