@@ -114,8 +114,15 @@ int runServe(const QStringList& args)
     const QCommandLineOption httpThreads{QStringLiteral("threads-http"),
                                          QStringLiteral("Connections handled at once (default 160)."),
                                          QStringLiteral("N")};
+    // llama-server flags for what is always so here; accepted so its command
+    // lines work unchanged.
+    const QCommandLineOption compat{{QStringLiteral("metrics"), QStringLiteral("jinja"), QStringLiteral("cb"),
+                                     QStringLiteral("cont-batching"), QStringLiteral("no-webui")},
+                                    QStringLiteral("Accepted for llama-server compatibility: /metrics, Jinja "
+                                                   "templates and continuous batching are always on; there is no "
+                                                   "web UI.")};
     for (const auto* o : {&modelsDir, &modelsMax, &host, &port, &apiKey, &apiKeyFile, &parallel, &alias, &batch,
-                          &maxQueue, &cors, &maxBody, &timeout, &httpThreads})
+                          &maxQueue, &cors, &maxBody, &timeout, &httpThreads, &compat})
         p.addOption(*o);
     int exitCode = 0;
     if (!cli::parseArgs(p, args, exitCode))
