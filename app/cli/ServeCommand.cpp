@@ -71,9 +71,9 @@ int runServe(const QStringList& args)
     p.setApplicationDescription(QStringLiteral("Serve models over an OpenAI-compatible HTTP API (docs/server.md)."));
     cli::EngineOptions eo;
     eo.add(p);
-    const QCommandLineOption modelsDir{QStringLiteral("models-dir"),
-                                       QStringLiteral("Router mode: serve the models of this folder, loaded on demand."),
-                                       QStringLiteral("DIR")};
+    const QCommandLineOption modelsDir{
+        QStringLiteral("models-dir"), QStringLiteral("Router mode: serve the models of this folder, loaded on demand."),
+        QStringLiteral("DIR")};
     const QCommandLineOption modelsMax{QStringLiteral("models-max"),
                                        QStringLiteral("Router mode: models loaded at once, 0 = no limit (default 4)."),
                                        QStringLiteral("N")};
@@ -96,7 +96,8 @@ int runServe(const QStringList& args)
                                    QStringLiteral("The model's id in the API (default: the file name)."),
                                    QStringLiteral("NAME")};
     const QCommandLineOption batch{{QStringLiteral("b"), QStringLiteral("batch-size")},
-                                   QStringLiteral("Tokens per forward pass (default 512)."), QStringLiteral("N")};
+                                   QStringLiteral("Tokens per forward pass (default 512)."),
+                                   QStringLiteral("N")};
     const QCommandLineOption maxQueue{QStringLiteral("max-queue"),
                                       QStringLiteral("Requests waiting for a slot before 503 (default 64)."),
                                       QStringLiteral("N")};

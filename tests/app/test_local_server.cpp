@@ -6,8 +6,8 @@
 // with the key read back from the keychain is answered, one without it is
 // refused; switching off stops it. Skips without the model or a keyring.
 
-#include "server/LocalServer.h"
 #include "secrets/SecretStore.h"
+#include "server/LocalServer.h"
 #include "test_support.h"
 
 #include <QEventLoop>
@@ -85,9 +85,9 @@ private slots:
 
         QCOMPARE(call(base + QStringLiteral("/models"), {}, {}).status, 401);
         QCOMPARE(call(base + QStringLiteral("/models"), {}, QStringLiteral("wrong")).status, 401);
-        const Reply chat = call(base + QStringLiteral("/chat/completions"),
-                                R"({"messages":[{"role":"user","content":"Hi"}],"max_tokens":3,"temperature":0})",
-                                stored.value);
+        const Reply chat =
+            call(base + QStringLiteral("/chat/completions"),
+                 R"({"messages":[{"role":"user","content":"Hi"}],"max_tokens":3,"temperature":0})", stored.value);
         QCOMPARE(chat.status, 200);
         const QJsonObject j = QJsonDocument::fromJson(chat.body).object();
         QCOMPARE(j.value(QStringLiteral("object")).toString(), QStringLiteral("chat.completion"));

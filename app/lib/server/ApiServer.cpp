@@ -33,8 +33,8 @@ bool isLoopbackName(const std::string& h)
     // 127.0.0.0/8, dotted quad only.
     unsigned a = 0, b = 0, c = 0, d = 0;
     char tail = 0;
-    return std::sscanf(host.c_str(), "%u.%u.%u.%u%c", &a, &b, &c, &d, &tail) == 4 && a == 127 && b < 256 &&
-           c < 256 && d < 256;
+    return std::sscanf(host.c_str(), "%u.%u.%u.%u%c", &a, &b, &c, &d, &tail) == 4 && a == 127 && b < 256 && c < 256 &&
+           d < 256;
 }
 
 // The host part of a Host header ("[::1]:8080" → "::1", "a:1" → "a").
@@ -103,8 +103,10 @@ bool isLocalOrigin(const std::string& origin)
 }
 
 ApiServer::ApiServer(ServerOptions options, ModelRouter& router)
-    : m_options(std::move(options)), m_router(router), m_http(std::make_unique<httplib::Server>()),
-      m_counters(std::make_unique<Counters>())
+    : m_options(std::move(options))
+    , m_router(router)
+    , m_http(std::make_unique<httplib::Server>())
+    , m_counters(std::make_unique<Counters>())
 {
 }
 
@@ -182,8 +184,8 @@ bool ApiServer::checkRequest(const httplib::Request& req, httplib::Response& res
     // origin is refused before it runs (a form POST needs no preflight).
     if (req.has_header("Origin")) {
         const std::string origin = req.get_header_value("Origin");
-        const bool any = std::find(m_options.corsOrigins.begin(), m_options.corsOrigins.end(), "*") !=
-                         m_options.corsOrigins.end();
+        const bool any =
+            std::find(m_options.corsOrigins.begin(), m_options.corsOrigins.end(), "*") != m_options.corsOrigins.end();
         const bool listed = std::find(m_options.corsOrigins.begin(), m_options.corsOrigins.end(), origin) !=
                             m_options.corsOrigins.end();
         if (!any && !listed && !isLocalOrigin(origin)) {
@@ -267,8 +269,8 @@ void ApiServer::routes()
         case 404: message = "no route " + req.method + " " + req.path; break;
         case 405: message = "method not allowed"; break;
         case 413:
-            message = "the body is larger than the server's limit of " + std::to_string(m_options.maxBodyBytes) +
-                      " bytes";
+            message =
+                "the body is larger than the server's limit of " + std::to_string(m_options.maxBodyBytes) + " bytes";
             break;
         case 414: message = "the URI is too long"; break;
         case 400: message = "malformed HTTP request"; break;

@@ -46,9 +46,9 @@ TokenInfo logprobsOf(std::span<const float> logits, TokenId chosen, int top)
         for (size_t i = 0; i < ids.size(); ++i)
             ids[i] = static_cast<TokenId>(i);
         const auto k = std::min<size_t>(static_cast<size_t>(top), ids.size());
-        std::partial_sort(ids.begin(), ids.begin() + static_cast<std::ptrdiff_t>(k), ids.end(), [&](TokenId a, TokenId b) {
-            return logits[static_cast<size_t>(a)] > logits[static_cast<size_t>(b)];
-        });
+        std::partial_sort(
+            ids.begin(), ids.begin() + static_cast<std::ptrdiff_t>(k), ids.end(),
+            [&](TokenId a, TokenId b) { return logits[static_cast<size_t>(a)] > logits[static_cast<size_t>(b)]; });
         for (size_t i = 0; i < k; ++i)
             info.top.push_back(TokenLogprob{ids[i], lp(ids[i])});
     }
@@ -80,8 +80,10 @@ struct BatchEngine::Slot {
 
 BatchEngine::BatchEngine(std::shared_ptr<const LoadedModel> model, std::unique_ptr<Backend> host,
                          std::unique_ptr<Backend> device, const EngineOptions& options)
-    : m_host(std::move(host)), m_device(std::move(device)), m_model(std::move(model)),
-      m_maxQueue(std::max(0, options.maxQueue))
+    : m_host(std::move(host))
+    , m_device(std::move(device))
+    , m_model(std::move(model))
+    , m_maxQueue(std::max(0, options.maxQueue))
 {
     const int slotCount = std::clamp(options.slotCount, 1, kMaxSequences);
     m_ctx = std::make_unique<Context>(m_model->modelShared(), *m_host, options.context);
@@ -142,8 +144,8 @@ void BatchEngine::validate(const Job& job) const
         throw badRequest("the prompt is empty", "prompt");
     for (const TokenId t : p.prompt)
         if (t < 0 || t >= vocab)
-            throw badRequest("token id " + std::to_string(t) + " is outside the vocabulary (" +
-                                 std::to_string(vocab) + " tokens)",
+            throw badRequest("token id " + std::to_string(t) + " is outside the vocabulary (" + std::to_string(vocab) +
+                                 " tokens)",
                              "prompt");
     for (const auto& [t, bias] : p.generation.sampling.logitBias)
         if (t < 0 || t >= vocab)
@@ -155,7 +157,8 @@ void BatchEngine::validate(const Job& job) const
         ApiError e(400, "exceed_context_size_error",
                    "the request has " + std::to_string(n) + " prompt tokens, but a slot's context holds " +
                        std::to_string(slotContext()) + " (" + std::to_string(m_contextSize) + " over " +
-                       std::to_string(slotCount()) + " slots): shorten the prompt or start the server with a larger -c");
+                       std::to_string(slotCount()) +
+                       " slots): shorten the prompt or start the server with a larger -c");
         e.extra = {{"n_prompt_tokens", n}, {"n_ctx", slotContext()}};
         throw e;
     }

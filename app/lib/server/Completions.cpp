@@ -106,19 +106,18 @@ json timingsJson(const JobSummary& s)
 {
     const auto evaluated = static_cast<double>(s.promptTokens - s.cachedTokens);
     const auto predicted = static_cast<double>(s.generatedTokens);
-    return json{{"cache_n", s.cachedTokens},
-                {"prompt_n", s.promptTokens - s.cachedTokens},
-                {"prompt_ms", s.promptMs},
-                {"prompt_per_token_ms", evaluated > 0 ? s.promptMs / evaluated : 0.0},
-                {"prompt_per_second", s.promptMs > 0 ? 1000.0 * evaluated / s.promptMs : 0.0},
-                {"predicted_n", s.generatedTokens},
-                {"predicted_ms", s.generationMs},
-                {"predicted_per_token_ms", predicted > 1 ? s.generationMs / (predicted - 1) : 0.0},
-                {"predicted_per_second", s.generationMs > 0 && predicted > 1
-                                             ? 1000.0 * (predicted - 1) / s.generationMs
-                                             : 0.0},
-                {"queue_ms", s.queueMs},
-                {"slot", s.slot}};
+    return json{
+        {"cache_n", s.cachedTokens},
+        {"prompt_n", s.promptTokens - s.cachedTokens},
+        {"prompt_ms", s.promptMs},
+        {"prompt_per_token_ms", evaluated > 0 ? s.promptMs / evaluated : 0.0},
+        {"prompt_per_second", s.promptMs > 0 ? 1000.0 * evaluated / s.promptMs : 0.0},
+        {"predicted_n", s.generatedTokens},
+        {"predicted_ms", s.generationMs},
+        {"predicted_per_token_ms", predicted > 1 ? s.generationMs / (predicted - 1) : 0.0},
+        {"predicted_per_second", s.generationMs > 0 && predicted > 1 ? 1000.0 * (predicted - 1) / s.generationMs : 0.0},
+        {"queue_ms", s.queueMs},
+        {"slot", s.slot}};
 }
 
 // What one request turned into.
@@ -154,8 +153,10 @@ public:
                     top.push_back({{"token", piece}, {"logprob", a.logprob}, {"bytes", bytesOf(piece)}});
                 }
                 const std::string piece = m_tok.tokenToPiece(t.chosen.token, /*renderSpecial=*/true);
-                content.push_back(
-                    {{"token", piece}, {"logprob", t.chosen.logprob}, {"bytes", bytesOf(piece)}, {"top_logprobs", top}});
+                content.push_back({{"token", piece},
+                                   {"logprob", t.chosen.logprob},
+                                   {"bytes", bytesOf(piece)},
+                                   {"top_logprobs", top}});
             }
             return json{{"content", content}};
         }
@@ -295,9 +296,7 @@ void replyWhole(Prepared& p, httplib::Response& res)
             sums[i] = ev.summary;
             ++done;
             break;
-        case JobEvent::Kind::Failed:
-            p.cancel();
-            throw serverError(ev.error);
+        case JobEvent::Kind::Failed: p.cancel(); throw serverError(ev.error);
         }
     }
     const Formatter f(p);
@@ -346,7 +345,9 @@ bool streamStep(Stream& st, httplib::DataSink& sink)
         for (size_t i = 0; i < n; ++i) {
             json choice;
             if (st.p.chat)
-                choice = {{"index", i}, {"delta", {{"role", "assistant"}, {"content", ""}}}, {"logprobs", nullptr},
+                choice = {{"index", i},
+                          {"delta", {{"role", "assistant"}, {"content", ""}}},
+                          {"logprobs", nullptr},
                           {"finish_reason", nullptr}};
             else if (!st.p.echo.empty())
                 choice = f.deltaChoice(static_cast<int>(i), st.p.echo, {});

@@ -57,11 +57,11 @@ struct JobEvent {
         Failed
     };
     Kind kind = Kind::Piece;
-    std::string text;             // Piece: UTF-8-complete text (may be empty with tokens)
+    std::string text;              // Piece: UTF-8-complete text (may be empty with tokens)
     std::vector<TokenInfo> tokens; // Piece: logprobs of the tokens behind the text
-    JobSummary summary;           // Done
-    std::string error;            // Failed
-    int index = 0;                // the job's index in its request (the choice)
+    JobSummary summary;            // Done
+    std::string error;             // Failed
+    int index = 0;                 // the job's index in its request (the choice)
 };
 
 // Where the jobs of one request post their events (one queue, so a
@@ -81,8 +81,10 @@ private:
 class Job {
 public:
     Job(JobParams params, std::shared_ptr<EventChannel> channel, int index = 0)
-        : m_params(std::move(params)), m_channel(std::move(channel)), m_index(index),
-          m_submitted(std::chrono::steady_clock::now())
+        : m_params(std::move(params))
+        , m_channel(std::move(channel))
+        , m_index(index)
+        , m_submitted(std::chrono::steady_clock::now())
     {
     }
 

@@ -18,8 +18,8 @@ QString randomKey()
 {
     QByteArray bytes(24, Qt::Uninitialized);
     QRandomGenerator::system()->fillRange(reinterpret_cast<quint32*>(bytes.data()), bytes.size() / 4);
-    return QStringLiteral("hearth-") + QString::fromLatin1(bytes.toBase64(QByteArray::Base64UrlEncoding |
-                                                                          QByteArray::OmitTrailingEquals));
+    return QStringLiteral("hearth-") +
+           QString::fromLatin1(bytes.toBase64(QByteArray::Base64UrlEncoding | QByteArray::OmitTrailingEquals));
 }
 
 } // namespace
@@ -156,8 +156,8 @@ void LocalServer::launch()
     QString id = QFileInfo(m_modelPath).fileName();
     if (id.endsWith(QLatin1String(".gguf")))
         id.chop(5);
-    m_router = std::make_unique<ModelRouter>(std::vector<ModelFile>{{id.toStdString(), m_modelPath.toStdString()}},
-                                             lc, 0, /*routerMode=*/false);
+    m_router = std::make_unique<ModelRouter>(std::vector<ModelFile>{{id.toStdString(), m_modelPath.toStdString()}}, lc,
+                                             0, /*routerMode=*/false);
     m_server = std::make_unique<ApiServer>(so, *m_router);
     try {
         m_server->bind();

@@ -287,8 +287,8 @@ std::unique_ptr<ModelRouter::Lease> ModelRouter::acquire(const std::string& id)
         }
         if (m_cv.wait_until(lock, deadline) == std::cv_status::timeout && e.status != ModelStatus::Loaded)
             throw unavailable("timed out waiting for the model '" + e.file.id +
-                              "': every loaded model is serving requests (--models-max " +
-                              std::to_string(m_maxLoaded) + ")");
+                              "': every loaded model is serving requests (--models-max " + std::to_string(m_maxLoaded) +
+                              ")");
     }
 }
 

@@ -44,7 +44,7 @@ const char* modelStatusName(ModelStatus s);
 struct ModelState {
     std::string id;
     ModelStatus status = ModelStatus::Unloaded;
-    std::string error; // why the last load failed
+    std::string error;   // why the last load failed
     int64_t created = 0; // seconds since the epoch (the file's mtime)
     int64_t contextSize = 0, slotContext = 0;
     int slotCount = 0;

@@ -144,7 +144,8 @@ private:
     std::string m_prefix;
 };
 
-template <typename T> void setIf(T& out, const std::optional<double>& v)
+template <typename T>
+void setIf(T& out, const std::optional<double>& v)
 {
     if (v)
         out = static_cast<T>(*v);
@@ -295,8 +296,7 @@ std::vector<ChatMessageIn> parseMessages(const Fields& f)
         const std::optional<std::string> role = mf.string("role");
         if (!role)
             throw badRequest("'" + where + ".role' is required", where + ".role");
-        if (*role != "system" && *role != "user" && *role != "assistant" && *role != "tool" &&
-            *role != "developer")
+        if (*role != "system" && *role != "user" && *role != "assistant" && *role != "tool" && *role != "developer")
             throw badRequest("'" + where + ".role' '" + *role +
                                  "' is not one of system, developer, user, assistant, tool",
                              where + ".role");
