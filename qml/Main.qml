@@ -133,6 +133,7 @@ ApplicationWindow {
         settings: window.session.settings
         loader: window.session.loader
         endpoints: window.session.endpoints
+        server: window.session.localServer
         width: Math.min(420, window.width * 0.45)
         height: window.height
     }

@@ -21,6 +21,7 @@ set(HEARTH_QML_FILES
     models/ModelDelegate.qml
     models/ModelPicker.qml
     settings/EnginesDialog.qml
+    settings/LocalServerSection.qml
     settings/SettingRow.qml
     settings/SettingsPanel.qml
     sidebar/ConversationDelegate.qml

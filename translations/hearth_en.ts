@@ -509,6 +509,72 @@
         </message>
     </context>
     <context>
+        <name>LocalServer</name>
+        <message>
+            <source>Load a model first: the local server serves the loaded model.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>The API key could not be read from the keychain: %1</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>The API key could not be stored in the keychain: %1</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Other devices need an API key, and none could be made.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>The server could not load the model: %1</source>
+            <translation type="unfinished" />
+        </message>
+    </context>
+    <context>
+        <name>LocalServerSection</name>
+        <message>
+            <source>Local server</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Serve the loaded model over an OpenAI-compatible API</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Port</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Allow other devices (requires the API key)</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Serving at %1</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Starting…</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Off</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>API key</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>New key</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Make a new API key</source>
+            <translation type="unfinished" />
+        </message>
+    </context>
+    <context>
         <name>Main</name>
         <message>
             <source>%1 — %2</source>

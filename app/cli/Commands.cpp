@@ -17,6 +17,7 @@ std::span<const CliCommand> cliCommands()
         CliCommand{"search", "Search Hugging Face for GGUF models", runSearch},
         CliCommand{"embed", "Print sentence embeddings of stdin's lines (bert models)", runEmbed},
         CliCommand{"docs", "Documents: add, index, search and ask collections of files", runDocs},
+        CliCommand{"serve", "Serve models over an OpenAI-compatible HTTP API", runServe},
         CliCommand{"convert", "Convert a Hugging Face model (safetensors) to GGUF", runConvert},
         CliCommand{"quantize", "Quantize a GGUF model (Q4_K_M, Q8_0, ...) as llama-quantize does", runQuantize},
     };

@@ -30,3 +30,4 @@ int runPull(const QStringList& args);       // PullCommand.cpp
 int runSearch(const QStringList& args);     // PullCommand.cpp
 int runEmbed(const QStringList& args);      // EmbedCommand.cpp
 int runDocs(const QStringList& args);       // DocsCommand.cpp
+int runServe(const QStringList& args);      // ServeCommand.cpp

@@ -14,6 +14,8 @@
 #include "models/ModelLoader.h"
 #include "remote/EndpointListModel.h"
 #include "remote/EngineRouter.h"
+#include "secrets/SecretStore.h"
+#include "server/LocalServer.h"
 #include "settings/SettingsModel.h"
 #include "settings/SettingsStore.h"
 #include "storage/ConversationStore.h"
@@ -68,6 +70,8 @@ AppSession::AppSession(Options options, QObject* parent)
         m_inference.get(), m_conversationStore.get(), m_messageStore.get(), m_settingsStore.get(), m_loader.get(),
         m_gauges.get(), m_highlighter.get(), &m_style, m_engine->kind()});
     m_conversationList = std::make_unique<ConversationListModel>(m_conversationStore.get());
+    m_secrets = std::make_unique<SecretStore>();
+    m_localServer = std::make_unique<LocalServer>(m_settings.get(), m_secrets.get());
 
     connect(m_chat.get(), &ChatController::conversationChanged, this, [this] {
         m_conversationList->setCurrentId(m_chat->conversationId());
@@ -87,6 +91,9 @@ AppSession::AppSession(Options options, QObject* parent)
             m_gauges->setContextSize(m_loader->facts().contextSize);
         }
         m_settingsModel->setModel(m_loader->loaded() ? m_loader->modelPath() : QString(), m_loader->modelName());
+        // The local server serves the loaded model (when its switch is on).
+        if (m_loader->loaded() || !m_loader->busy())
+            m_localServer->setModelPath(m_loader->loaded() ? m_loader->modelPath() : QString());
     });
     // Remote models join the picker; each rescan lists them again.
     connect(m_endpoints.get(), &EndpointListModel::remoteModelsChanged, this,

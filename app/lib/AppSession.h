@@ -29,7 +29,9 @@ class MessageStore;
 class ModelCache;
 class ModelLibrary;
 class ModelLoader;
+class LocalServer;
 class QSettings;
+class SecretStore;
 class ResourceSampler;
 class SettingsModel;
 class SettingsStore;
@@ -43,6 +45,7 @@ class AppSession : public QObject {
     Q_MOC_INCLUDE("settings/SettingsModel.h")
     Q_MOC_INCLUDE("gauges/Gauges.h")
     Q_MOC_INCLUDE("remote/EndpointListModel.h")
+    Q_MOC_INCLUDE("server/LocalServer.h")
     QML_ELEMENT
     QML_UNCREATABLE("Created by main() or a test")
     Q_PROPERTY(ChatController* chat READ chat CONSTANT)
@@ -52,6 +55,7 @@ class AppSession : public QObject {
     Q_PROPERTY(SettingsModel* settings READ settings CONSTANT)
     Q_PROPERTY(Gauges* gauges READ gauges CONSTANT)
     Q_PROPERTY(EndpointListModel* endpoints READ endpoints CONSTANT)
+    Q_PROPERTY(LocalServer* localServer READ localServer CONSTANT)
     Q_PROPERTY(QString engineKind READ engineKind CONSTANT)
     Q_PROPERTY(bool darkTheme READ darkTheme WRITE setDarkTheme NOTIFY darkThemeChanged)
 
@@ -78,6 +82,7 @@ public:
     SettingsModel* settings() const { return m_settingsModel.get(); }
     Gauges* gauges() const { return m_gauges.get(); }
     EndpointListModel* endpoints() const { return m_endpoints.get(); }
+    LocalServer* localServer() const { return m_localServer.get(); }
     QString engineKind() const { return m_engine->kind(); }
     bool darkTheme() const { return m_dark; }
     void setDarkTheme(bool dark);
@@ -117,4 +122,6 @@ private:
     std::unique_ptr<ModelLibrary> m_library;
     std::unique_ptr<ChatController> m_chat;
     std::unique_ptr<ConversationListModel> m_conversationList;
+    std::unique_ptr<SecretStore> m_secrets;
+    std::unique_ptr<LocalServer> m_localServer; // after m_secrets: it uses them until it stops
 };

@@ -1,53 +1,8 @@
 #include "runtime/text_generation.h"
 
-#include <algorithm>
+#include "runtime/stop_matcher.h"
 
 namespace hearth {
-
-namespace {
-
-// Holds back the tail of the text that could still become a stop string.
-class StopMatcher {
-public:
-    explicit StopMatcher(const std::vector<std::string>& stop) : m_stop(stop) {}
-
-    // Adds text; returns what can be emitted now. Sets `hit` when a stop
-    // string completed (the text before it is returned, the rest dropped).
-    std::string push(std::string_view piece, bool& hit)
-    {
-        m_pending += piece;
-        for (const std::string& s : m_stop) {
-            if (s.empty())
-                continue;
-            const size_t at = m_pending.find(s);
-            if (at != std::string::npos) {
-                hit = true;
-                std::string out = m_pending.substr(0, at);
-                m_pending.clear();
-                return out;
-            }
-        }
-        size_t keep = 0; // longest tail that is a prefix of a stop string
-        for (const std::string& s : m_stop) {
-            for (size_t n = std::min(s.size() - (s.empty() ? 0 : 1), m_pending.size()); n > keep; --n) {
-                if (m_pending.compare(m_pending.size() - n, n, s, 0, n) == 0) {
-                    keep = n;
-                    break;
-                }
-            }
-        }
-        std::string out = m_pending.substr(0, m_pending.size() - keep);
-        m_pending.erase(0, m_pending.size() - keep);
-        return out;
-    }
-    std::string flush() { return std::exchange(m_pending, {}); }
-
-private:
-    const std::vector<std::string>& m_stop;
-    std::string m_pending;
-};
-
-} // namespace
 
 TextResult generateText(Session& session, const Tokenizer& tokenizer, std::span<const TokenId> prompt,
                         const GenerationParams& params, const std::vector<std::string>& stop,

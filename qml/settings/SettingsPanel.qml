@@ -12,6 +12,8 @@ Drawer {
     required property SettingsModel settings
     required property ModelLoader loader
     property EndpointListModel endpoints: null
+    // The app's local server; null hides its section (tests of the panel).
+    property LocalServer server: null
 
     objectName: "settingsPanel"
     edge: Qt.RightEdge
@@ -109,6 +111,15 @@ Drawer {
             text: qsTr("Engines: remote servers…")
             Accessible.name: qsTr("Remote engines")
             onClicked: enginesDialog.open()
+        }
+
+        Loader {
+            Layout.fillWidth: true
+            active: root.server !== null
+            visible: active
+            sourceComponent: LocalServerSection {
+                server: root.server
+            }
         }
 
         RowLayout {

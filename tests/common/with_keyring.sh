@@ -11,6 +11,9 @@ if [ -z "${HEARTH_KEYRING_INNER:-}" ]; then
         echo "SKIP: dbus-run-session or gnome-keyring-daemon not installed (packages dbus, gnome-keyring)" >&2
         exit 77
     fi
+    # The real models and the Python venv stay where the user's home has them.
+    export HEARTH_MODELS_DIR="${HEARTH_MODELS_DIR:-${XDG_DATA_HOME:-$HOME/.local/share}/hearth/models}"
+    export HEARTH_VENV="${HEARTH_VENV:-${XDG_CACHE_HOME:-$HOME/.cache}/hearth/venv}"
     home=$(mktemp -d)
     trap 'rm -rf "$home"' EXIT
     status=0

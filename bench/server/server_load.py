@@ -1,0 +1,204 @@
+#!/usr/bin/env python3
+"""Load and throughput of `hearth serve` next to llama.cpp's server.
+
+    bench/server/server_load.py --hearth build/dev/app/cli/hearth --model M.gguf \
+        [--threads 2] [--np 4] [--levels 1,4,8] [--tokens 64] [--load 64] \
+        [--ref-venv ~/.cache/hearth/ref-venv]
+
+For each concurrency level it starts that many streaming chat clients at
+once (each asks for --tokens tokens; end tokens are banned with logit_bias
+where the server honours it) and reports the aggregate generated tokens per
+second (tokens from usage / wall time of the level). With --load N it then
+sends N streaming clients at once to hearth (-np as given): every one must
+end with [DONE] or a 503, none lost; RSS before and after is printed.
+
+The reference is llama-cpp-python's server (`python -m llama_cpp.server`,
+from the reference venv: `pip install 'llama-cpp-python[server]'`) on the
+same file and threads; it is skipped when that venv lacks it. A benchmark,
+not a test: figures depend on the machine and its load.
+Stdlib only (urllib, threads)."""
+
+import argparse
+import http.client
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_health(port, proc, timeout=300):
+    end = time.time() + timeout
+    while time.time() < end:
+        if proc.poll() is not None:
+            raise RuntimeError("server exited")
+        try:
+            c = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
+            c.request("GET", "/health")
+            if c.getresponse().status == 200:
+                return
+        except OSError:
+            pass
+        time.sleep(0.2)
+    raise RuntimeError("server never became ready")
+
+
+def stream_one(port, tokens, ban, results, i):
+    body = {"model": "m", "messages": [{"role": "user", "content": f"Tell me a long story about ship {i}."}],
+            "max_tokens": tokens, "temperature": 0.8, "seed": i, "stream": True,
+            "stream_options": {"include_usage": True}}
+    if ban:
+        body["logit_bias"] = {str(t): -100 for t in ban}
+    t0 = time.time()
+    try:
+        c = http.client.HTTPConnection("127.0.0.1", port, timeout=600)
+        c.request("POST", "/v1/chat/completions", json.dumps(body), {"Content-Type": "application/json"})
+        r = c.getresponse()
+        if r.status != 200:
+            r.read()
+            results[i] = ("status", r.status, 0, time.time() - t0)
+            return
+        usage, chunks, done = None, 0, False
+        for raw in r:
+            line = raw.decode("utf-8", "replace").strip()
+            if not line.startswith("data: "):
+                continue
+            data = line[6:]
+            if data == "[DONE]":
+                done = True
+                break
+            j = json.loads(data)
+            if j.get("usage"):
+                usage = j["usage"]
+            if j.get("choices") and j["choices"][0].get("delta", {}).get("content"):
+                chunks += 1
+        n = usage["completion_tokens"] if usage else chunks
+        results[i] = ("done" if done else "cut", 200, n, time.time() - t0)
+    except Exception as e:  # noqa: BLE001 - a lost client is a finding, reported below
+        results[i] = ("error", str(e), 0, time.time() - t0)
+
+
+def level(port, clients, tokens, ban):
+    results = [None] * clients
+    threads = [threading.Thread(target=stream_one, args=(port, tokens, ban, results, i)) for i in range(clients)]
+    t0 = time.time()
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    wall = time.time() - t0
+    return results, wall
+
+
+def rss_kb(pid):
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    except OSError:
+        pass
+    return 0
+
+
+def start_hearth(args, port):
+    cmd = [args.hearth, "serve", "-m", args.model, "-t", str(args.threads), "-np", str(args.np), "-c",
+           str(args.ctx), "--port", str(port), "--max-queue", str(args.max_queue)]
+    return subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+def start_reference(args, port):
+    py = Path(args.ref_venv) / "bin" / "python"
+    if not py.exists() or subprocess.run([str(py), "-c", "import llama_cpp.server"],
+                                         capture_output=True).returncode != 0:
+        return None
+    cmd = [str(py), "-m", "llama_cpp.server", "--model", args.model, "--n_threads", str(args.threads),
+           "--n_ctx", str(args.ctx), "--port", str(port), "--host", "127.0.0.1"]
+    return subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+def run_levels(name, port, args, ban):
+    rows = []
+    for n in args.levels:
+        results, wall = level(port, n, args.tokens, ban)
+        toks = sum(r[2] for r in results if r)
+        ok = sum(1 for r in results if r and r[0] == "done")
+        rows.append((name, n, ok, toks, wall, toks / wall if wall > 0 else 0.0))
+        print(f"{name:>14} | {n:>3} clients | {ok:>3} done | {toks:>6} tokens | {wall:7.2f} s | "
+              f"{toks / wall:8.1f} t/s aggregate", flush=True)
+    return rows
+
+
+def stop(proc):
+    if proc and proc.poll() is None:
+        proc.send_signal(signal.SIGTERM)
+        try:
+            proc.wait(20)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--hearth", required=True)
+    ap.add_argument("--model", required=True)
+    ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--np", type=int, default=4)
+    ap.add_argument("--ctx", type=int, default=2048)
+    ap.add_argument("--levels", default="1,4,8")
+    ap.add_argument("--tokens", type=int, default=64)
+    ap.add_argument("--load", type=int, default=0, help="clients of the load check (0: skip)")
+    ap.add_argument("--max-queue", type=int, default=64)
+    ap.add_argument("--ban", default="0,2", help="token ids banned so replies run to --tokens (SmolLM2's ends)")
+    ap.add_argument("--ref-venv", default=os.path.expanduser("~/.cache/hearth/ref-venv"))
+    args = ap.parse_args()
+    args.levels = [int(x) for x in args.levels.split(",") if x]
+    ban = [int(x) for x in args.ban.split(",") if x]
+
+    port = free_port()
+    proc = start_hearth(args, port)
+    try:
+        wait_health(port, proc)
+        run_levels("hearth serve", port, args, ban)
+        if args.load:
+            before = rss_kb(proc.pid)
+            results, wall = level(port, args.load, args.tokens, ban)
+            kinds = {}
+            for r in results:
+                key = "lost" if r is None else (r[0] if r[0] != "status" else f"http {r[1]}")
+                kinds[key] = kinds.get(key, 0) + 1
+            after = rss_kb(proc.pid)
+            print(f"load: {args.load} streaming clients, -np {args.np}: {kinds} in {wall:.1f} s; "
+                  f"RSS {before // 1024} MiB -> {after // 1024} MiB; server alive: {proc.poll() is None}")
+            bad = {k: v for k, v in kinds.items() if k not in ("done", "http 503")}
+            if bad or proc.poll() is not None:
+                print("load check FAILED", file=sys.stderr)
+                return 1
+    finally:
+        stop(proc)
+
+    ref_port = free_port()
+    ref = start_reference(args, ref_port)
+    if ref is None:
+        print("reference: llama-cpp-python's server is not in the reference venv "
+              "(pip install 'llama-cpp-python[server]' there); skipped")
+        return 0
+    try:
+        wait_health(ref_port, ref)
+        run_levels("llama-cpp srv", ref_port, args, ban)
+    finally:
+        stop(ref)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
