@@ -16,6 +16,7 @@ set(HEARTH_QML_FILES
     common/Meter.qml
     gauges/GaugeBar.qml
     gauges/GaugeFigure.qml
+    models/GetModelsPage.qml
     models/ModelDelegate.qml
     models/ModelPicker.qml
     settings/SettingRow.qml

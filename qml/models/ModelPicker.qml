@@ -13,6 +13,9 @@ Popup {
     required property ModelLibrary library
     required property ModelLoader loader
 
+    // "Get models…": the window opens the download page.
+    signal getModelsRequested()
+
     function openFile() {
         fileDialog.open()
     }
@@ -49,6 +52,15 @@ Popup {
                 implicitWidth: 24
                 implicitHeight: 24
                 Accessible.name: qsTr("Looking for models")
+            }
+            Button {
+                objectName: "getModelsButton"
+                text: qsTr("Get models…")
+                Accessible.name: qsTr("Find and download models from Hugging Face")
+                onClicked: {
+                    root.getModelsRequested()
+                    root.close()
+                }
             }
             Button {
                 objectName: "openFileButton"
