@@ -125,6 +125,45 @@ ApplicationWindow {
         anchors.centerIn: parent
         width: Math.min(760, window.width - 80)
         height: Math.min(600, window.height - 80)
+        onGetModelsRequested: getModels.open()
+    }
+
+    HubBrowser {
+        id: hubBrowser
+    }
+
+    GetModelsPage {
+        id: getModels
+
+        browser: hubBrowser
+        anchors.centerIn: parent
+        width: Math.min(980, window.width - 60)
+        height: Math.min(680, window.height - 60)
+        onOpenFileRequested: {
+            getModels.close()
+            modelPicker.openFile()
+        }
+    }
+
+    // First launch with no model: offer the download page, drop, or Open.
+    Connections {
+        property bool offered: false
+
+        target: window.session.library
+        function onScanningChanged() {
+            if (!offered && !window.session.library.scanning && window.session.library.models.count === 0) {
+                offered = true
+                getModels.firstLaunch = true
+                getModels.open()
+            }
+        }
+    }
+    Connections {
+        target: hubBrowser.downloads
+        function onModelArrived(path) {
+            getModels.firstLaunch = false
+            window.session.library.rescan()
+        }
     }
 
     SettingsPanel {

@@ -18,6 +18,7 @@ set(HEARTH_QML_FILES
     common/PlainTextArea.qml
     gauges/GaugeBar.qml
     gauges/GaugeFigure.qml
+    models/GetModelsPage.qml
     models/ModelDelegate.qml
     models/ModelPicker.qml
     settings/EnginesDialog.qml

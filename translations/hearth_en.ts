@@ -220,6 +220,69 @@
         </message>
     </context>
     <context>
+        <name>DownloadManager</name>
+        <message>
+            <source>Nothing to download for %1.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Cannot create the folder %1.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>%1 is being downloaded by another Hearth process.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Not enough disk space for %1: it needs %2 more, and %3 is free in %4.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Cannot write %1.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Cannot write %1: %2.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>%1: the server sent another byte range than the one asked for.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>%1: the server sent more than the %2 bytes the hub lists.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Cannot write %1 (%2): is the disk full? The partial download was deleted.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>%1: too many redirects.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>%1 in %2</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>%1: the connection ended after %2 of %3.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Resume to continue from %1%.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>%1: its SHA-256 is %2, but the hub lists %3. The download was deleted.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Cannot move %1 into place.</source>
+            <translation type="unfinished" />
+        </message>
+    </context>
+    <context>
         <name>DropOverlay</name>
         <message>
             <source>Drop to open this model</source>
@@ -479,6 +542,149 @@
         </message>
     </context>
     <context>
+        <name>GetModelsPage</name>
+        <message>
+            <source>%1 GB</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>%1 MB</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Get models</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Asking Hugging Face</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Close</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>There is no model yet. Download one from Hugging Face below, drop a .gguf file on the window, or open one.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Open file…</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Search GGUF models (e.g. smollm2, qwen, gemma)</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Search models</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Most downloaded</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Most liked</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Recently updated</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Order</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Search</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Hugging Face access token (hf_…)</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Access token</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Use token</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Repositories</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>%1 downloads · %2 likes · updated %3</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>%1 · %2 · %3 M parameters · trained context %4 · %5 · needs %6, %7</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>chat template</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>no chat template</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>fits in memory</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>does not fit in memory</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Files</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>recommended</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>too large</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Download</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Download %1</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Downloads</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>%1 downloaded</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>%1% · %2/s · %3 s left</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Pause</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Resume</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Cancel</source>
+            <translation type="unfinished" />
+        </message>
+    </context>
+    <context>
         <name>HeaderFacts</name>
         <message>
             <source>The file %1 does not exist.</source>
@@ -498,6 +704,97 @@
         </message>
         <message>
             <source>%1 is not a valid model: %2</source>
+            <translation type="unfinished" />
+        </message>
+    </context>
+    <context>
+        <name>HubClient</name>
+        <message>
+            <source>%1 is gated or private: the hub answered HTTP %2. Enter a Hugging Face access token that can read it (or set HF_TOKEN).</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>The hub refused the token for %1 (HTTP %2): check that it is valid and that its account has accepted the repository's terms.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>%1: no such revision on %2.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>%1 was not found in the repository on %2.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>%1 was not found on %2 (HTTP 404).</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>%1: %2 refused the byte range asked for (HTTP 416).</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>%1: %2 answered HTTP %3 %4.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>%1: cancelled.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>%1: %2 sent nothing for %3 s; the download stopped.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Cannot find the host %1 (DNS lookup failed): check the network connection or HF_ENDPOINT.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>%1 refused the connection (%2).</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>%1 closed the connection (%2).</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>The TLS (HTTPS) handshake with %1 failed: %2.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>%1: %2.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>the search for '%1'</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>The hub's answer for %1 is not a list.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>The repository %1</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>The hub did not list the files of %1.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>No file was chosen in %1.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>%1 in %2</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>%1: its GGUF header is larger than %2 MiB; refused.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>%1 is not a valid GGUF model: %2</source>
             <translation type="unfinished" />
         </message>
     </context>
@@ -823,6 +1120,29 @@
         </message>
         <message>
             <source>All files (*)</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Get models…</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Find and download models from Hugging Face</source>
+            <translation type="unfinished" />
+        </message>
+    </context>
+    <context>
+        <name>SecretStore</name>
+        <message>
+            <source>No keychain is available to keep "%1" (%2). On Linux, Hearth needs a Secret Service such as GNOME Keyring or KWallet.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>The keychain refused access to "%1": %2</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>The keychain failed for "%1": %2</source>
             <translation type="unfinished" />
         </message>
     </context>

@@ -16,6 +16,8 @@ Popup {
     // What Qt's own file dialog (used where the platform has no native
     // one) needs besides QtQuick.Dialogs; without it, opening one crashes.
     property list<string> dialogModules: ["QtQuick.Dialogs", "Qt.labs.folderlistmodel"]
+    // "Get models…": the window opens the download page.
+    signal getModelsRequested()
 
     function openFile() {
         const missing = QmlModules.firstMissing(root.dialogModules)
@@ -66,6 +68,15 @@ Popup {
                 implicitWidth: 24
                 implicitHeight: 24
                 Accessible.name: qsTr("Looking for models")
+            }
+            Button {
+                objectName: "getModelsButton"
+                text: qsTr("Get models…")
+                Accessible.name: qsTr("Find and download models from Hugging Face")
+                onClicked: {
+                    root.getModelsRequested()
+                    root.close()
+                }
             }
             Button {
                 objectName: "openFileButton"

@@ -1,7 +1,10 @@
 #include "TestEnv.h"
 
 #include "WindowCapture.h"
+#include "../app/FakeHub.h"
 #include "chat/ChatController.h"
+
+#include <QFileInfo>
 
 #include <QClipboard>
 #include <QDir>
@@ -86,4 +89,26 @@ QString TestEnv::writeModel(const QString& name, bool chatTemplate) const
 double TestEnv::conversationId() const
 {
     return double(m_test.session->chat()->conversationId());
+}
+
+QString TestEnv::startFakeHub()
+{
+    if (!m_hub) {
+        m_hub = std::make_shared<FakeHub>();
+        if (!m_hub->start()) {
+            qWarning("fake hub: %s", qPrintable(m_hub->error()));
+            return {};
+        }
+    }
+    m_hub->reset();
+    m_downloads = std::make_unique<QTemporaryDir>();
+    qputenv("HF_ENDPOINT", m_hub->endpoint().toString().toUtf8());
+    qunsetenv("HF_TOKEN");
+    qputenv("HEARTH_MODELS_DIR", m_downloads->path().toUtf8());
+    return m_hub->endpoint().toString();
+}
+
+bool TestEnv::fileExists(const QString& path) const
+{
+    return QFileInfo(path).isFile();
 }

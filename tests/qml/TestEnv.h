@@ -6,6 +6,11 @@
 #include "../app/AppTestSupport.h"
 
 #include <QObject>
+#include <QTemporaryDir>
+
+#include <memory>
+
+class FakeHub;
 #include <QtQml/qqmlregistration.h>
 
 class TestEnv : public QObject {
@@ -47,8 +52,16 @@ public:
     Q_INVOKABLE bool imageLooksRendered(const QString& path) const;
     // Shows and activates `window`; true once it is active.
     Q_INVOKABLE bool activate(QObject* window) const;
+    // Starts the fake Hugging Face hub (tests/app/fake_hub.py) and points
+    // HF_ENDPOINT at it and HEARTH_MODELS_DIR at a fresh folder, for
+    // HubBrowser objects made after; "" when python3 is missing.
+    Q_INVOKABLE QString startFakeHub();
+    Q_INVOKABLE QString downloadsDir() const { return m_downloads ? m_downloads->path() : QString(); }
+    Q_INVOKABLE bool fileExists(const QString& path) const;
 
 private:
     static FakeEngine::Options engineOptions();
     TestSession m_test;
+    std::shared_ptr<FakeHub> m_hub;
+    std::unique_ptr<QTemporaryDir> m_downloads;
 };

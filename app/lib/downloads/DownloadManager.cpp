@@ -317,11 +317,8 @@ void DownloadManager::send(Task& t, const QUrl& url)
 {
     QNetworkRequest r = m_hub->request(url);
     // Redirects are followed here, not by QtNetwork, which would silently
-    // send a dropped redirected request again from its start. The token goes
-    // only to the hub's own host, never to the CDN it redirects to.
+    // send a dropped redirected request again from its start.
     r.setAttribute(QNetworkRequest::RedirectPolicyAttribute, QNetworkRequest::ManualRedirectPolicy);
-    if (url.host() != m_hub->endpoint().host() || url.port() != m_hub->endpoint().port())
-        r.setRawHeader("Authorization", QByteArray());
     if (t.from > 0)
         r.setRawHeader("Range", "bytes=" + QByteArray::number(t.from) + '-');
     // A connection of its own: QtNetwork re-sends a request that met a

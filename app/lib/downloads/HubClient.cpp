@@ -101,7 +101,8 @@ QNetworkRequest HubClient::request(const QUrl& url) const
 {
     QNetworkRequest r(url);
     r.setHeader(QNetworkRequest::UserAgentHeader, QStringLiteral("Hearth/%1").arg(AppInfo::version()));
-    if (!m_token.isEmpty())
+    // The token goes only to the hub's own host, never to a CDN it redirects to.
+    if (!m_token.isEmpty() && url.host() == m_endpoint.host() && url.port() == m_endpoint.port())
         r.setRawHeader("Authorization", "Bearer " + m_token.toUtf8());
     r.setAttribute(QNetworkRequest::RedirectPolicyAttribute, QNetworkRequest::NoLessSafeRedirectPolicy);
     return r;
@@ -283,13 +284,15 @@ void HubClient::probeHeader(const QString& repo, const QString& revision, const 
     probe->choice = choice;
     probe->want = std::min(kFirstProbeBytes, choice.parts.front().size);
     probe->done = std::move(done);
-    probeStep(probe);
+    probeStep(probe, {}, 0);
 }
 
-void HubClient::probeStep(const std::shared_ptr<Probe>& probe)
+void HubClient::probeStep(const std::shared_ptr<Probe>& probe, const QUrl& url, int redirects)
 {
     const HubFile& first = probe->choice.parts.front();
-    QNetworkRequest r = request(resolveUrl(probe->repo, probe->revision, first.path));
+    QNetworkRequest r = request(url.isEmpty() ? resolveUrl(probe->repo, probe->revision, first.path) : url);
+    // Redirects are followed here, so that the token stays with the hub.
+    r.setAttribute(QNetworkRequest::RedirectPolicyAttribute, QNetworkRequest::ManualRedirectPolicy);
     const qint64 from = probe->bytes.size();
     r.setRawHeader("Range", QStringLiteral("bytes=%1-%2").arg(from).arg(probe->want - 1).toLatin1());
     QNetworkReply* reply = get(r);
@@ -302,9 +305,15 @@ void HubClient::probeStep(const std::shared_ptr<Probe>& probe)
             reply->abort();
         }
     });
-    connect(reply, &QNetworkReply::finished, this, [this, reply, probe] {
+    connect(reply, &QNetworkReply::finished, this, [this, reply, probe, redirects] {
         reply->deleteLater();
         const QString what = tr("%1 in %2").arg(probe->choice.parts.front().path, probe->repo);
+        const int code = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+        const QUrl location = reply->attribute(QNetworkRequest::RedirectionTargetAttribute).toUrl();
+        if (code >= 300 && code < 400 && location.isValid() && redirects < 10) {
+            probeStep(probe, reply->url().resolved(location), redirects + 1);
+            return;
+        }
         if (!reply->property("hearthEnough").toBool()) {
             const HubError error = errorOf(reply, what);
             if (!error.ok()) {
@@ -351,7 +360,7 @@ void HubClient::probeStep(const std::shared_ptr<Probe>& probe)
                 return;
             }
             probe->want = std::min({next, total, kMaxHeaderBytes});
-            probeStep(probe);
+            probeStep(probe, {}, 0);
         } catch (const hearth::Error& e) {
             probe->done({{}, {HubErrorKind::Invalid,
                               tr("%1 is not a valid GGUF model: %2").arg(what, QString::fromStdString(e.what()))}});

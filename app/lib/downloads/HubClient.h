@@ -97,7 +97,8 @@ public:
 
     // https://huggingface.co/{repo}/resolve/{revision}/{path}
     QUrl resolveUrl(const QString& repo, const QString& revision, const QString& path) const;
-    // A GET request with the token and user agent set.
+    // A GET request with the user agent, and the token when `url` is on the
+    // hub's own host.
     QNetworkRequest request(const QUrl& url) const;
     // Sends `request` as a GET whose reply is aborted (a Timeout error) when
     // nothing arrives for stallTimeoutMs(). It goes out as a custom verb so
@@ -114,7 +115,7 @@ public:
 
 private:
     struct Probe;
-    void probeStep(const std::shared_ptr<Probe>& probe);
+    void probeStep(const std::shared_ptr<Probe>& probe, const QUrl& url, int redirects);
 
     QNetworkAccessManager* m_network;
     QUrl m_endpoint;
