@@ -69,11 +69,11 @@ void drawBar(const DownloadInfo& info)
     QString eta = QStringLiteral("--:--");
     if (info.etaSeconds >= 0)
         eta = QStringLiteral("%1:%2").arg(info.etaSeconds / 60).arg(info.etaSeconds % 60, 2, 10, QLatin1Char('0'));
-    const QString line = QStringLiteral("\r[%1%2] %3% %4 / %5  %6/s  ETA %7 ")
-                             .arg(QString(filled, QLatin1Char('#')), QString(kWidth - filled, QLatin1Char(' ')))
-                             .arg(int(frac * 100), 3)
-                             .arg(bytesText(info.received), bytesText(info.total), bytesText(qint64(info.bytesPerSecond)),
-                                  eta);
+    const QString line =
+        QStringLiteral("\r[%1%2] %3% %4 / %5  %6/s  ETA %7 ")
+            .arg(QString(filled, QLatin1Char('#')), QString(kWidth - filled, QLatin1Char(' ')))
+            .arg(int(frac * 100), 3)
+            .arg(bytesText(info.received), bytesText(info.total), bytesText(qint64(info.bytesPerSecond)), eta);
     fputs(line.toLocal8Bit().constData(), stderr);
     fflush(stderr);
 }
@@ -97,11 +97,13 @@ int runPull(const QStringList& args)
     parser.setApplicationDescription(QStringLiteral(
         "Download a GGUF model from Hugging Face into the models folder.\n"
         "REPO[:QUANT|:FILE], e.g. bartowski/SmolLM2-135M-Instruct-GGUF:Q4_K_M. Without a quant or file, the\n"
-        "recommended one (Q4_K_M when it fits in memory, else the largest that fits). Uses $HF_ENDPOINT and $HF_TOKEN."));
+        "recommended one (Q4_K_M when it fits in memory, else the largest that fits). Uses $HF_ENDPOINT and "
+        "$HF_TOKEN."));
     parser.addPositionalArgument(QStringLiteral("model"), QStringLiteral("REPO[:QUANT|:FILE]"));
     parser.addOption({QStringLiteral("revision"), QStringLiteral("Branch, tag or commit (default main)."),
                       QStringLiteral("R"), QStringLiteral("main")});
-    parser.addOption({QStringLiteral("dir"), QStringLiteral("Models folder (default %1).").arg(ModelPaths::defaultModelsDir()),
+    parser.addOption({QStringLiteral("dir"),
+                      QStringLiteral("Models folder (default %1).").arg(ModelPaths::defaultModelsDir()),
                       QStringLiteral("DIR"), ModelPaths::defaultModelsDir()});
     parser.addOption({QStringLiteral("json"), QStringLiteral("JSON lines on stdout instead of text.")});
     int code = 0;
@@ -118,8 +120,7 @@ int runPull(const QStringList& args)
     const QString revision = parser.value(QStringLiteral("revision"));
 
     HubClient hub;
-    const auto files = wait<HubResult<RepoFiles>>(
-        [&](auto done) { hub.listFiles(repo, revision, done); });
+    const auto files = wait<HubResult<RepoFiles>>([&](auto done) { hub.listFiles(repo, revision, done); });
     if (!files.ok())
         return failWith(json, files.error);
     const QList<ModelFileChoice> choices = HubNames::ggufChoices(files.value.files);
@@ -135,8 +136,7 @@ int runPull(const QStringList& args)
                                                            .arg(repo, want, names.join(QStringLiteral(", ")))});
     const ModelFileChoice& choice = choices[index];
 
-    const auto probe = wait<HubResult<HeaderProbe>>(
-        [&](auto done) { hub.probeHeader(repo, revision, choice, done); });
+    const auto probe = wait<HubResult<HeaderProbe>>([&](auto done) { hub.probeHeader(repo, revision, choice, done); });
     if (!probe.ok())
         return failWith(json, probe.error);
     const ModelFacts& f = probe.value.facts;
@@ -236,8 +236,11 @@ int runSearch(const QStringList& args)
     if (!found.ok())
         return failWith(json, found.error);
     if (!json)
-        cli::outLine(QStringLiteral("%1 %2 %3 %4").arg(QStringLiteral("REPOSITORY"), -56).arg(QStringLiteral("DOWNLOADS"), 10)
-                         .arg(QStringLiteral("LIKES"), 7).arg(QStringLiteral("UPDATED")));
+        cli::outLine(QStringLiteral("%1 %2 %3 %4")
+                         .arg(QStringLiteral("REPOSITORY"), -56)
+                         .arg(QStringLiteral("DOWNLOADS"), 10)
+                         .arg(QStringLiteral("LIKES"), 7)
+                         .arg(QStringLiteral("UPDATED")));
     for (const HubModel& m : found.value) {
         const QString updated = m.lastModified.isValid() ? m.lastModified.toString(Qt::ISODate) : QString();
         if (json)
@@ -247,7 +250,11 @@ int runSearch(const QStringList& args)
                       {QStringLiteral("updated"), updated},
                       {QStringLiteral("gated"), m.gated}});
         else
-            cli::outLine(QStringLiteral("%1 %2 %3 %4").arg(m.id, -56).arg(m.downloads, 10).arg(m.likes, 7).arg(updated.left(10)));
+            cli::outLine(QStringLiteral("%1 %2 %3 %4")
+                             .arg(m.id, -56)
+                             .arg(m.downloads, 10)
+                             .arg(m.likes, 7)
+                             .arg(updated.left(10)));
     }
     return 0;
 }

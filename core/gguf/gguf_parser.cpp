@@ -78,8 +78,10 @@ std::string quoted(std::string_view s)
 class Parser {
 public:
     Parser(const MappedFile& map, const std::string& path, uint64_t declaredSize)
-        : m_map(map), m_path(path), m_size(declaredSize > 0 ? declaredSize : map.size()),
-          m_allowance(m_size + kFixedAllowance)
+        : m_map(map)
+        , m_path(path)
+        , m_size(declaredSize > 0 ? declaredSize : map.size())
+        , m_allowance(m_size + kFixedAllowance)
     {
     }
 

@@ -148,33 +148,33 @@ Popup {
                 Accessible.role: Accessible.List
 
                 delegate: ItemDelegate {
-                    id: result
+                    id: hit
 
                     required property var modelData
 
                     width: ListView.view.width
-                    highlighted: root.browser.repo === result.modelData.repoId
-                    text: result.modelData.repoId
-                    Accessible.name: result.modelData.repoId
+                    highlighted: root.browser.repo === hit.modelData.repoId
+                    text: hit.modelData.repoId
+                    Accessible.name: hit.modelData.repoId
                     contentItem: ColumnLayout {
                         spacing: 0
 
                         Label {
                             Layout.fillWidth: true
-                            text: result.modelData.repoId
+                            text: hit.modelData.repoId
                             font.bold: true
                             elide: Text.ElideRight
                         }
                         Label {
                             Layout.fillWidth: true
                             text: qsTr("%1 downloads · %2 likes · updated %3")
-                                  .arg(result.modelData.downloads).arg(result.modelData.likes)
-                                  .arg(result.modelData.updated)
+                                  .arg(hit.modelData.downloads).arg(hit.modelData.likes)
+                                  .arg(hit.modelData.updated)
                             font.pixelSize: 12
                             color: Theme.mutedText
                         }
                     }
-                    onClicked: root.browser.openRepo(result.modelData.repoId)
+                    onClicked: root.browser.openRepo(hit.modelData.repoId)
                 }
             }
 

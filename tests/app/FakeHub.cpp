@@ -110,30 +110,34 @@ bool FakeHub::start()
         readme.write("# Tiny\n");
     }
     const auto file = [&](const char* name) { return QJsonValue(filePath(QString::fromLatin1(name))); };
-    QJsonObject tiny{{QStringLiteral("files"),
-                      QJsonObject{{QStringLiteral("tiny-Q4_K_M.gguf"), file("tiny-Q4_K_M.gguf")},
-                                  {QStringLiteral("tiny-Q8_0.gguf"), file("tiny-Q8_0.gguf")},
-                                  {QStringLiteral("tiny-F16-00001-of-00002.gguf"), file("tiny-F16-00001-of-00002.gguf")},
-                                  {QStringLiteral("tiny-F16-00002-of-00002.gguf"), file("tiny-F16-00002-of-00002.gguf")},
-                                  {QStringLiteral("README.md"), file("README.md")}}},
-                     {QStringLiteral("downloads"), 1200},
-                     {QStringLiteral("likes"), 7},
-                     {QStringLiteral("lastModified"), QStringLiteral("2025-03-04T05:06:07.000Z")}};
+    QJsonObject tiny{
+        {QStringLiteral("files"),
+         QJsonObject{{QStringLiteral("tiny-Q4_K_M.gguf"), file("tiny-Q4_K_M.gguf")},
+                     {QStringLiteral("tiny-Q8_0.gguf"), file("tiny-Q8_0.gguf")},
+                     {QStringLiteral("tiny-F16-00001-of-00002.gguf"), file("tiny-F16-00001-of-00002.gguf")},
+                     {QStringLiteral("tiny-F16-00002-of-00002.gguf"), file("tiny-F16-00002-of-00002.gguf")},
+                     {QStringLiteral("README.md"), file("README.md")}}},
+        {QStringLiteral("downloads"), 1200},
+        {QStringLiteral("likes"), 7},
+        {QStringLiteral("lastModified"), QStringLiteral("2025-03-04T05:06:07.000Z")}};
     const QJsonObject one{{QStringLiteral("tiny-Q4_K_M.gguf"), file("tiny-Q4_K_M.gguf")}};
     QJsonObject repos{
         {QStringLiteral("test/Tiny-GGUF"), tiny},
-        {QStringLiteral("test/Private-GGUF"), QJsonObject{{QStringLiteral("files"), one}, {QStringLiteral("private"), true}}},
+        {QStringLiteral("test/Private-GGUF"),
+         QJsonObject{{QStringLiteral("files"), one}, {QStringLiteral("private"), true}}},
         {QStringLiteral("test/Wrong-GGUF"),
          QJsonObject{{QStringLiteral("files"), one},
                      {QStringLiteral("downloads"), 5},
-                     {QStringLiteral("sha256"), QJsonObject{{QStringLiteral("tiny-Q4_K_M.gguf"), QString(64, QLatin1Char('0'))}}}}},
+                     {QStringLiteral("sha256"),
+                      QJsonObject{{QStringLiteral("tiny-Q4_K_M.gguf"), QString(64, QLatin1Char('0'))}}}}},
         {QStringLiteral("test/Junk-GGUF"),
          QJsonObject{{QStringLiteral("files"), QJsonObject{{QStringLiteral("junk.gguf"), file("junk.gguf")}}},
                      {QStringLiteral("downloads"), 1}}},
     };
     QFile config(filePath(QStringLiteral("hub.json")));
     config.open(QIODevice::WriteOnly);
-    config.write(QJsonDocument(QJsonObject{{QStringLiteral("token"), token()}, {QStringLiteral("repos"), repos}}).toJson());
+    config.write(
+        QJsonDocument(QJsonObject{{QStringLiteral("token"), token()}, {QStringLiteral("repos"), repos}}).toJson());
     config.close();
 
     m_process.setProcessChannelMode(QProcess::ForwardedErrorChannel);

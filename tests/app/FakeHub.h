@@ -32,8 +32,13 @@ public:
     void control(const QJsonObject& settings);
     QJsonObject stats();
     qint64 bytesServed(); // all files, since the last reset
-    void reset() { control({{QStringLiteral("reset_stats"), true}, {QStringLiteral("cuts"), QJsonArray()},
-                            {QStringLiteral("stall_after"), QJsonValue::Null}, {QStringLiteral("rate"), QJsonValue::Null}}); }
+    void reset()
+    {
+        control({{QStringLiteral("reset_stats"), true},
+                 {QStringLiteral("cuts"), QJsonArray()},
+                 {QStringLiteral("stall_after"), QJsonValue::Null},
+                 {QStringLiteral("rate"), QJsonValue::Null}});
+    }
 
 private:
     QJsonObject http(const QByteArray& method, const QString& path, const QByteArray& body);

@@ -78,8 +78,10 @@ private slots:
         QCOMPARE(r.lines.size(), 1);
         QCOMPARE(r.lines[0].value(QLatin1String("id")).toString(), QStringLiteral("test/Tiny-GGUF"));
         QCOMPARE(r.lines[0].value(QLatin1String("downloads")).toInt(), 1200);
-        QCOMPARE(hearth({QStringLiteral("search"), QStringLiteral("x"), QStringLiteral("--sort"), QStringLiteral("size")}).code,
-                 2);
+        QCOMPARE(
+            hearth({QStringLiteral("search"), QStringLiteral("x"), QStringLiteral("--sort"), QStringLiteral("size")})
+                .code,
+            2);
     }
 
     void pullByQuantWithJson()
@@ -92,7 +94,8 @@ private slots:
         QCOMPARE(header.value(QLatin1String("event")).toString(), QStringLiteral("header"));
         QCOMPARE(header.value(QLatin1String("file")).toString(), QStringLiteral("tiny-Q8_0.gguf"));
         QCOMPARE(header.value(QLatin1String("architecture")).toString(), QStringLiteral("llama"));
-        QVERIFY(header.value(QLatin1String("header_bytes")).toDouble() < m_hub.fileSize(QStringLiteral("tiny-Q8_0.gguf")));
+        QVERIFY(header.value(QLatin1String("header_bytes")).toDouble() <
+                m_hub.fileSize(QStringLiteral("tiny-Q8_0.gguf")));
         QCOMPARE(r.lines[1].value(QLatin1String("event")).toString(), QStringLiteral("progress"));
         const QJsonObject done = r.lines.back();
         QCOMPARE(done.value(QLatin1String("event")).toString(), QStringLiteral("done"));
@@ -112,16 +115,17 @@ private slots:
 
     void refusals()
     {
-        const Result quant = hearth({QStringLiteral("pull"), QStringLiteral("test/Tiny-GGUF:Q2_K"), QStringLiteral("--dir"),
-                                     m_models.path()});
+        const Result quant = hearth(
+            {QStringLiteral("pull"), QStringLiteral("test/Tiny-GGUF:Q2_K"), QStringLiteral("--dir"), m_models.path()});
         QCOMPARE(quant.code, 1);
-        QVERIFY2(quant.err.contains(QLatin1String("No GGUF file in test/Tiny-GGUF matches 'Q2_K'")), qPrintable(quant.err));
-        const Result gated = hearth({QStringLiteral("pull"), QStringLiteral("test/Private-GGUF"), QStringLiteral("--dir"),
-                                     m_models.path()});
+        QVERIFY2(quant.err.contains(QLatin1String("No GGUF file in test/Tiny-GGUF matches 'Q2_K'")),
+                 qPrintable(quant.err));
+        const Result gated = hearth(
+            {QStringLiteral("pull"), QStringLiteral("test/Private-GGUF"), QStringLiteral("--dir"), m_models.path()});
         QCOMPARE(gated.code, 1);
         QVERIFY2(gated.err.contains(QLatin1String("token")), qPrintable(gated.err));
-        const Result junk = hearth({QStringLiteral("pull"), QStringLiteral("test/Junk-GGUF"), QStringLiteral("--dir"),
-                                    m_models.path()});
+        const Result junk = hearth(
+            {QStringLiteral("pull"), QStringLiteral("test/Junk-GGUF"), QStringLiteral("--dir"), m_models.path()});
         QCOMPARE(junk.code, 1);
         QVERIFY2(junk.err.contains(QLatin1String("not a valid GGUF")), qPrintable(junk.err));
         QVERIFY(!QFile::exists(m_models.filePath(QStringLiteral("test/Junk-GGUF/junk.gguf.part"))));
@@ -141,15 +145,15 @@ private slots:
         p.waitForFinished();
         m_hub.control({{QStringLiteral("rate"), QJsonValue::Null}});
         const qint64 left = QFileInfo(part).size();
-        const Result r = hearth({QStringLiteral("pull"), QStringLiteral("test/Tiny-GGUF:Q4_K_M"), QStringLiteral("--dir"),
-                                 dir.path(), QStringLiteral("--json")});
+        const Result r = hearth({QStringLiteral("pull"), QStringLiteral("test/Tiny-GGUF:Q4_K_M"),
+                                 QStringLiteral("--dir"), dir.path(), QStringLiteral("--json")});
         QVERIFY2(r.code == 0, qPrintable(r.err));
         QCOMPARE(sha256Of(dir.filePath(QStringLiteral("test/Tiny-GGUF/tiny-Q4_K_M.gguf"))),
                  m_hub.sha256(QStringLiteral("tiny-Q4_K_M.gguf")));
         bool resumed = false;
         for (const QJsonValue& v : m_hub.stats().value(QLatin1String("requests")).toArray())
-            resumed = resumed || v.toObject().value(QLatin1String("range")).toString() ==
-                                     QStringLiteral("bytes=%1-").arg(left);
+            resumed = resumed ||
+                      v.toObject().value(QLatin1String("range")).toString() == QStringLiteral("bytes=%1-").arg(left);
         QVERIFY2(resumed, "the second run did not resume from the .part");
         QVERIFY(!QFile::exists(part));
     }

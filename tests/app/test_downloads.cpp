@@ -107,10 +107,12 @@ private:
     DownloadInfo run(DownloadManager& m, const DownloadSpec& s)
     {
         const QString id = m.start(s);
-        if (!QTest::qWaitFor([&] {
-                const State st = m.info(id).state;
-                return st == State::Done || st == State::Failed;
-            }, 30000))
+        if (!QTest::qWaitFor(
+                [&] {
+                    const State st = m.info(id).state;
+                    return st == State::Done || st == State::Failed;
+                },
+                30000))
             qWarning("download did not finish");
         return m.info(id);
     }
@@ -249,7 +251,8 @@ private slots:
         const qint64 header = qint64(hearth::gguf::File(m_hub.filePath(kQ4).toStdString()).dataOffset());
         const qint64 served = m_hub.bytesServed();
         QCOMPARE(served, r.value.bytesRead);
-        QVERIFY2(served >= header && served <= 2 * header, qPrintable(QStringLiteral("%1 of %2").arg(served).arg(header)));
+        QVERIFY2(served >= header && served <= 2 * header,
+                 qPrintable(QStringLiteral("%1 of %2").arg(served).arg(header)));
         QVERIFY(rangeStarts().size() >= 2);
     }
 
@@ -480,7 +483,8 @@ private slots:
         QTRY_VERIFY(first->info(s.id()).state == State::Running);
         const DownloadInfo other = run(*second, s);
         QCOMPARE(other.state, State::Failed);
-        QVERIFY2(other.error.message.contains(QLatin1String("another Hearth process")), qPrintable(other.error.message));
+        QVERIFY2(other.error.message.contains(QLatin1String("another Hearth process")),
+                 qPrintable(other.error.message));
         m_hub.control({{QStringLiteral("rate"), QJsonValue::Null}});
         QTRY_VERIFY_WITH_TIMEOUT(first->info(s.id()).state == State::Done, 20000);
         QCOMPARE(filesOnDisk(), QStringList{kQ4});

@@ -99,14 +99,14 @@ bool complete(const QString& path, qint64 size)
 
 struct DownloadManager::Task {
     DownloadInfo info;
-    bool started = false;   // holds one of the maxConcurrent slots
-    int part = 0;           // the part being fetched
-    qint64 doneBytes = 0;   // of the parts before it
-    qint64 partBytes = 0;   // of this part on disk
-    qint64 from = 0;        // where the current request started
+    bool started = false; // holds one of the maxConcurrent slots
+    int part = 0;         // the part being fetched
+    qint64 doneBytes = 0; // of the parts before it
+    qint64 partBytes = 0; // of this part on disk
+    qint64 from = 0;      // where the current request started
     bool checkedStatus = false;
-    int redirects = 0;      // followed for the current request
-    int generation = 0;     // bumped whenever a transfer stops: late callbacks see a new number
+    int redirects = 0;  // followed for the current request
+    int generation = 0; // bumped whenever a transfer stops: late callbacks see a new number
     int retriesWithoutProgress = 0;
     qint64 progressAtRetry = -1;
     QPointer<QNetworkReply> reply;
@@ -163,8 +163,9 @@ static qint64 bytesOnDisk(const DownloadSpec& spec)
     qint64 total = 0;
     for (int i = 0; i < spec.parts.size(); ++i) {
         const QString target = spec.targetPath(i);
-        total += complete(target, spec.parts[i].size) ? spec.parts[i].size
-                                                      : std::min(QFileInfo(partPath(target)).size(), spec.parts[i].size);
+        total += complete(target, spec.parts[i].size)
+                     ? spec.parts[i].size
+                     : std::min(QFileInfo(partPath(target)).size(), spec.parts[i].size);
     }
     return total;
 }
@@ -224,8 +225,7 @@ void DownloadManager::begin(Task& t)
     t.lock = std::make_unique<QLockFile>(partPath(spec.targetPath(0)) + QLatin1String(".lock"));
     if (!t.lock->tryLock(0)) {
         t.lock.reset();
-        fail(t, {HubErrorKind::Invalid, tr("%1 is being downloaded by another Hearth process.").arg(spec.name)},
-             false);
+        fail(t, {HubErrorKind::Invalid, tr("%1 is being downloaded by another Hearth process.").arg(spec.name)}, false);
         return;
     }
     for (int i = 0; i < spec.parts.size(); ++i) {
@@ -237,8 +237,9 @@ void DownloadManager::begin(Task& t)
     const qint64 need = spec.totalBytes() - t.info.received;
     const qint64 free = m_freeSpace ? m_freeSpace(spec.folder) : QStorageInfo(spec.folder).bytesAvailable();
     if (free >= 0 && need > free) {
-        fail(t, {HubErrorKind::Disk, tr("Not enough disk space for %1: it needs %2 more, and %3 is free in %4.")
-                                         .arg(spec.name, sizeText(need), sizeText(free), spec.folder)},
+        fail(t,
+             {HubErrorKind::Disk, tr("Not enough disk space for %1: it needs %2 more, and %3 is free in %4.")
+                                      .arg(spec.name, sizeText(need), sizeText(free), spec.folder)},
              false);
         return;
     }
@@ -354,8 +355,9 @@ void DownloadManager::onData(Task& t)
             static const QRegularExpression range(QStringLiteral("^bytes (\\d+)-"));
             const QRegularExpressionMatch m = range.match(QString::fromLatin1(reply->rawHeader("Content-Range")));
             if (!m.hasMatch() || m.captured(1).toLongLong() != t.from) {
-                fail(t, {HubErrorKind::Invalid, tr("%1: the server sent another byte range than the one asked for.")
-                                                    .arg(t.file().path)},
+                fail(t,
+                     {HubErrorKind::Invalid,
+                      tr("%1: the server sent another byte range than the one asked for.").arg(t.file().path)},
                      false);
                 return;
             }
@@ -369,17 +371,17 @@ void DownloadManager::onData(Task& t)
     }
     const QByteArray data = reply->readAll();
     if (t.partBytes + data.size() > t.file().size) {
-        fail(t, {HubErrorKind::Invalid, tr("%1: the server sent more than the %2 bytes the hub lists.")
-                                            .arg(t.file().path)
-                                            .arg(t.file().size)},
+        fail(t,
+             {HubErrorKind::Invalid,
+              tr("%1: the server sent more than the %2 bytes the hub lists.").arg(t.file().path).arg(t.file().size)},
              true);
         return;
     }
     if (t.sink->write(data) != data.size()) {
         const QString why = t.sink->errorString();
-        fail(t, {HubErrorKind::Disk,
-                 tr("Cannot write %1 (%2): is the disk full? The partial download was deleted.")
-                     .arg(partPath(t.target()), why)},
+        fail(t,
+             {HubErrorKind::Disk, tr("Cannot write %1 (%2): is the disk full? The partial download was deleted.")
+                                      .arg(partPath(t.target()), why)},
              true);
         return;
     }
@@ -430,8 +432,9 @@ void DownloadManager::onFinished(Task& t)
         return;
     }
     if (t.partBytes < t.file().size) {
-        retryOrFail(t, {HubErrorKind::Network, tr("%1: the connection ended after %2 of %3.")
-                                                   .arg(t.file().path, sizeText(t.partBytes), sizeText(t.file().size))});
+        retryOrFail(t,
+                    {HubErrorKind::Network, tr("%1: the connection ended after %2 of %3.")
+                                                .arg(t.file().path, sizeText(t.partBytes), sizeText(t.file().size))});
         return;
     }
     finishPart(t);
@@ -446,8 +449,9 @@ void DownloadManager::retryOrFail(Task& t, const HubError& error)
     if (t.retriesWithoutProgress >= m_maxRetries) {
         const int percent = t.info.total > 0 ? int(100 * t.info.received / t.info.total) : 0;
         const bool nothing = bytesOnDisk(t.info.spec) == 0;
-        fail(t, {error.kind, nothing ? error.message
-                                     : error.message + QLatin1Char(' ') + tr("Resume to continue from %1%.").arg(percent)},
+        fail(t,
+             {error.kind, nothing ? error.message
+                                  : error.message + QLatin1Char(' ') + tr("Resume to continue from %1%.").arg(percent)},
              nothing);
         return;
     }
@@ -470,8 +474,9 @@ void DownloadManager::finishPart(Task& t)
     const QString digest = QString::fromLatin1(t.hash->result().toHex());
     const QString& expected = t.file().sha256;
     if (!expected.isEmpty() && digest != expected) {
-        fail(t, {HubErrorKind::Invalid, tr("%1: its SHA-256 is %2, but the hub lists %3. The download was deleted.")
-                                            .arg(t.file().path, digest, expected)},
+        fail(t,
+             {HubErrorKind::Invalid, tr("%1: its SHA-256 is %2, but the hub lists %3. The download was deleted.")
+                                         .arg(t.file().path, digest, expected)},
              true);
         return;
     }
@@ -619,9 +624,8 @@ void DownloadManager::report(Task& t, bool force)
         const qint64 span = now - t.samples.front().first;
         if (span >= 200) {
             t.info.bytesPerSecond = double(t.info.received - t.samples.front().second) * 1000.0 / double(span);
-            t.info.etaSeconds = t.info.bytesPerSecond > 0
-                                    ? qint64(double(t.info.total - t.info.received) / t.info.bytesPerSecond)
-                                    : -1;
+            t.info.etaSeconds =
+                t.info.bytesPerSecond > 0 ? qint64(double(t.info.total - t.info.received) / t.info.bytesPerSecond) : -1;
         }
     }
     if (!force && t.sinceReport.isValid() && t.sinceReport.elapsed() < 100)
@@ -653,8 +657,8 @@ void DownloadManager::save() const
     QDir().mkpath(QFileInfo(m_stateFile).absolutePath());
     QSaveFile f(m_stateFile);
     if (f.open(QIODevice::WriteOnly)) {
-        f.write(QJsonDocument(QJsonObject{{QStringLiteral("version"), 1}, {QStringLiteral("downloads"), list}})
-                    .toJson());
+        f.write(
+            QJsonDocument(QJsonObject{{QStringLiteral("version"), 1}, {QStringLiteral("downloads"), list}}).toJson());
         f.commit();
     }
 }

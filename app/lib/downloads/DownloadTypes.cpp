@@ -23,9 +23,8 @@ QJsonObject DownloadSpec::toJson() const
         files.append(QJsonObject{{QStringLiteral("path"), f.path},
                                  {QStringLiteral("size"), double(f.size)},
                                  {QStringLiteral("sha256"), f.sha256}});
-    return {{QStringLiteral("repo"), repo},       {QStringLiteral("revision"), revision},
-            {QStringLiteral("name"), name},       {QStringLiteral("quant"), quant},
-            {QStringLiteral("folder"), folder},   {QStringLiteral("parts"), files}};
+    return {{QStringLiteral("repo"), repo},   {QStringLiteral("revision"), revision}, {QStringLiteral("name"), name},
+            {QStringLiteral("quant"), quant}, {QStringLiteral("folder"), folder},     {QStringLiteral("parts"), files}};
 }
 
 DownloadSpec DownloadSpec::fromJson(const QJsonObject& o)

@@ -53,8 +53,11 @@ struct DownloadInfo {
     HubError error;            // why it failed (state Failed)
     QString path;              // the model file (first part) once Done
 
-    bool active() const { return state == State::Queued || state == State::Preparing || state == State::Running ||
-                                 state == State::Verifying; }
+    bool active() const
+    {
+        return state == State::Queued || state == State::Preparing || state == State::Running ||
+               state == State::Verifying;
+    }
     static QString stateName(State s);
 };
 

@@ -22,7 +22,8 @@ DownloadsModel::DownloadsModel(QObject* parent) : QAbstractListModel(parent), m_
 DownloadsModel::~DownloadsModel()
 {
     // The manager stops its transfers (the .part files stay for next time).
-    QMetaObject::invokeMethod(m_manager, [m = m_manager] { delete m; }, Qt::BlockingQueuedConnection);
+    QMetaObject::invokeMethod(
+        m_manager, [m = m_manager] { delete m; }, Qt::BlockingQueuedConnection);
     m_thread.quit();
     m_thread.wait();
 }
@@ -61,7 +62,7 @@ QVariant DownloadsModel::data(const QModelIndex& index, int role) const
 
 QHash<int, QByteArray> DownloadsModel::roleNames() const
 {
-    return {{IdRole, "downloadId"}, {NameRole, "name"},         {RepoRole, "repo"},   {StateRole, "state"},
+    return {{IdRole, "downloadId"},     {NameRole, "name"},         {RepoRole, "repo"},   {StateRole, "state"},
             {ProgressRole, "progress"}, {ReceivedRole, "received"}, {TotalRole, "total"}, {SpeedRole, "speed"},
             {EtaRole, "eta"},           {ErrorRole, "error"},       {PathRole, "path"}};
 }

@@ -17,8 +17,10 @@ QString sizeText(qint64 bytes)
 } // namespace
 
 HubBrowser::HubBrowser(QObject* parent)
-    : QObject(parent), m_hub(new HubClient(this)), m_downloads(new DownloadsModel(this)),
-      m_secrets(new SecretStore(this))
+    : QObject(parent)
+    , m_hub(new HubClient(this))
+    , m_downloads(new DownloadsModel(this))
+    , m_secrets(new SecretStore(this))
 {
     if (m_hub->token().isEmpty()) {
         m_secrets->read(kTokenKey, [this](const SecretResult& r) {
@@ -82,13 +84,14 @@ QVariantList HubBrowser::files() const
     const qint64 available = SystemMemory::availableBytes();
     for (int i = 0; i < m_choices.size(); ++i) {
         const ModelFileChoice& c = m_choices[i];
-        out.append(QVariantMap{{QStringLiteral("name"), c.name},
-                               {QStringLiteral("quant"), c.quant},
-                               {QStringLiteral("size"), double(c.size())},
-                               {QStringLiteral("sizeText"), sizeText(c.size())},
-                               {QStringLiteral("parts"), int(c.parts.size())},
-                               {QStringLiteral("fits"), available <= 0 || HubNames::roughMemoryFor(c.size()) <= available},
-                               {QStringLiteral("recommended"), i == m_recommended}});
+        out.append(
+            QVariantMap{{QStringLiteral("name"), c.name},
+                        {QStringLiteral("quant"), c.quant},
+                        {QStringLiteral("size"), double(c.size())},
+                        {QStringLiteral("sizeText"), sizeText(c.size())},
+                        {QStringLiteral("parts"), int(c.parts.size())},
+                        {QStringLiteral("fits"), available <= 0 || HubNames::roughMemoryFor(c.size()) <= available},
+                        {QStringLiteral("recommended"), i == m_recommended}});
     }
     return out;
 }

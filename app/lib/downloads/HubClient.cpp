@@ -67,16 +67,17 @@ QJsonDocument jsonOf(QNetworkReply* reply, HubError& error, const QString& what)
     QJsonParseError pe;
     QJsonDocument doc = QJsonDocument::fromJson(reply->readAll(), &pe);
     if (pe.error != QJsonParseError::NoError)
-        error = {HubErrorKind::Invalid,
-                 tr("The hub's answer for %1 is not JSON (%2).").arg(what, pe.errorString())};
+        error = {HubErrorKind::Invalid, tr("The hub's answer for %1 is not JSON (%2).").arg(what, pe.errorString())};
     return doc;
 }
 
 } // namespace
 
 HubClient::HubClient(QObject* parent)
-    : QObject(parent), m_network(new QNetworkAccessManager(this)), m_endpoint(defaultEndpoint()),
-      m_token(qEnvironmentVariable("HF_TOKEN"))
+    : QObject(parent)
+    , m_network(new QNetworkAccessManager(this))
+    , m_endpoint(defaultEndpoint())
+    , m_token(qEnvironmentVariable("HF_TOKEN"))
 {
 }
 
@@ -153,13 +154,13 @@ HubError HubClient::errorOf(QNetworkReply* reply, const QString& what) const
     if (status == 416)
         return {HubErrorKind::Invalid, tr("%1: %2 refused the byte range asked for (HTTP 416).").arg(what, host)};
     if (status >= 400)
-        return {HubErrorKind::Network, tr("%1: %2 answered HTTP %3 %4.")
-                                           .arg(what, host)
-                                           .arg(status)
-                                           .arg(reply->attribute(QNetworkRequest::HttpReasonPhraseAttribute).toString())};
+        return {HubErrorKind::Network,
+                tr("%1: %2 answered HTTP %3 %4.")
+                    .arg(what, host)
+                    .arg(status)
+                    .arg(reply->attribute(QNetworkRequest::HttpReasonPhraseAttribute).toString())};
     switch (reply->error()) {
-    case QNetworkReply::NoError:
-        return {};
+    case QNetworkReply::NoError: return {};
     case QNetworkReply::OperationCanceledError:
     case QNetworkReply::TimeoutError:
         if (reply->property("hearthCancelled").toBool() && !reply->property("hearthStalled").toBool())
@@ -178,8 +179,7 @@ HubError HubClient::errorOf(QNetworkReply* reply, const QString& what) const
     case QNetworkReply::SslHandshakeFailedError:
         return {HubErrorKind::Network,
                 tr("The TLS (HTTPS) handshake with %1 failed: %2.").arg(host, reply->errorString())};
-    default:
-        return {HubErrorKind::Network, tr("%1: %2.").arg(what, reply->errorString())};
+    default: return {HubErrorKind::Network, tr("%1: %2.").arg(what, reply->errorString())};
     }
 }
 
@@ -338,8 +338,8 @@ void HubClient::probeStep(const std::shared_ptr<Probe>& probe, const QUrl& url, 
             // A split set: the other parts hold the rest of the weights.
             const qint64 rest = probe->choice.size() - total;
             if (rest > 0 && info.tensorBytes > 0) {
-                info.parameters = qint64(double(info.parameters) * double(info.tensorBytes + rest) /
-                                         double(info.tensorBytes));
+                info.parameters =
+                    qint64(double(info.parameters) * double(info.tensorBytes + rest) / double(info.tensorBytes));
                 info.tensorBytes += uint64_t(rest);
             }
             info.fileSize = uint64_t(probe->choice.size());
@@ -353,17 +353,18 @@ void HubClient::probeStep(const std::shared_ptr<Probe>& probe, const QUrl& url, 
         } catch (const hearth::gguf::IncompleteHeader& e) {
             const qint64 next = std::max<qint64>(qint64(e.needed), probe->want * 2);
             if (qint64(e.needed) > kMaxHeaderBytes || probe->want >= total) {
-                probe->done({{}, {HubErrorKind::Invalid,
-                                  tr("%1: its GGUF header is larger than %2 MiB; refused.")
-                                      .arg(what)
-                                      .arg(kMaxHeaderBytes >> 20)}});
+                probe->done(
+                    {{},
+                     {HubErrorKind::Invalid,
+                      tr("%1: its GGUF header is larger than %2 MiB; refused.").arg(what).arg(kMaxHeaderBytes >> 20)}});
                 return;
             }
             probe->want = std::min({next, total, kMaxHeaderBytes});
             probeStep(probe, {}, 0);
         } catch (const hearth::Error& e) {
-            probe->done({{}, {HubErrorKind::Invalid,
-                              tr("%1 is not a valid GGUF model: %2").arg(what, QString::fromStdString(e.what()))}});
+            probe->done({{},
+                         {HubErrorKind::Invalid,
+                          tr("%1 is not a valid GGUF model: %2").arg(what, QString::fromStdString(e.what()))}});
         }
     });
 }

@@ -19,7 +19,7 @@ struct HubModel {
 
 // One file of a repository at a revision.
 struct HubFile {
-    QString path;   // inside the repository ("Q4_K_M/model-00001-of-00002.gguf")
+    QString path; // inside the repository ("Q4_K_M/model-00001-of-00002.gguf")
     qint64 size = 0;
     QString sha256; // lower-case hex of the LFS object; empty for a non-LFS file
 };
