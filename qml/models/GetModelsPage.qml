@@ -151,9 +151,10 @@ Popup {
                     id: hit
 
                     required property var modelData
+                    required property int index
 
                     width: ListView.view.width
-                    highlighted: root.browser.repo === hit.modelData.repoId
+                    highlighted: hit.ListView.isCurrentItem
                     text: hit.modelData.repoId
                     Accessible.name: hit.modelData.repoId
                     contentItem: ColumnLayout {
@@ -174,7 +175,10 @@ Popup {
                             color: Theme.mutedText
                         }
                     }
-                    onClicked: root.browser.openRepo(hit.modelData.repoId)
+                    onClicked: () => {
+                        hit.ListView.view.currentIndex = hit.index
+                        root.browser.openRepo(hit.modelData.repoId)
+                    }
                 }
             }
 
@@ -183,19 +187,23 @@ Popup {
                 Layout.fillHeight: true
 
                 Label {
+                    id: facts
+
                     objectName: "headerFacts"
+                    // The map as a plain JS object (its keys are not declared to qmllint).
+                    readonly property var h: root.browser.header
                     Layout.fillWidth: true
                     wrapMode: Text.Wrap
-                    visible: root.browser.header.index !== undefined
-                    text: root.browser.header.error !== undefined
-                          ? root.browser.header.error
+                    visible: root.browser.headerIndex >= 0
+                    text: root.browser.headerError.length > 0
+                          ? root.browser.headerError
                           : qsTr("%1 · %2 · %3 M parameters · trained context %4 · %5 · needs %6, %7")
-                            .arg(root.browser.header.architecture).arg(root.browser.header.quant)
-                            .arg(((root.browser.header.parameters || 0) / 1e6).toFixed(1))
-                            .arg(root.browser.header.trainedContext)
-                            .arg(root.browser.header.chatTemplate ? qsTr("chat template") : qsTr("no chat template"))
-                            .arg(root.formatBytes(root.browser.header.requiredBytes || 0))
-                            .arg(root.browser.header.fits ? qsTr("fits in memory") : qsTr("does not fit in memory"))
+                            .arg(facts.h.architecture).arg(facts.h.quant)
+                            .arg(((facts.h.parameters || 0) / 1e6).toFixed(1))
+                            .arg(facts.h.trainedContext)
+                            .arg(facts.h.chatTemplate ? qsTr("chat template") : qsTr("no chat template"))
+                            .arg(root.formatBytes(facts.h.requiredBytes || 0))
+                            .arg(facts.h.fits ? qsTr("fits in memory") : qsTr("does not fit in memory"))
                     color: Theme.mutedText
                 }
 
@@ -229,7 +237,7 @@ Popup {
                             elide: Text.ElideMiddle
                             MouseArea {
                                 anchors.fill: parent
-                                onClicked: root.browser.checkFile(file.index)
+                                onClicked: () => root.browser.checkFile(file.index)
                             }
                         }
                         Label {
@@ -240,7 +248,7 @@ Popup {
                             objectName: "downloadButton"
                             text: qsTr("Download")
                             Accessible.name: qsTr("Download %1").arg(file.modelData.name)
-                            onClicked: root.browser.download(file.index)
+                            onClicked: () => root.browser.download(file.index)
                         }
                     }
                 }
@@ -294,7 +302,9 @@ Popup {
                     text: dl.state === "failed" ? dl.error
                           : dl.state === "downloading"
                             ? qsTr("%1% · %2/s · %3 s left").arg(Math.round(dl.progress * 100))
-                              .arg(root.formatBytes(dl.speed)).arg(dl.eta >= 0 ? dl.eta : "?")
+                              .arg(dl.speed >= 1e9 ? qsTr("%1 GB").arg((dl.speed / 1e9).toFixed(2))
+                                                   : qsTr("%1 MB").arg((dl.speed / 1e6).toFixed(1)))
+                              .arg(dl.eta >= 0 ? dl.eta : "?")
                             : dl.state
                     ToolTip.visible: dl.state === "failed" && hover.hovered
                     ToolTip.text: dl.error
@@ -305,17 +315,17 @@ Popup {
                 Button {
                     visible: dl.state === "downloading" || dl.state === "queued" || dl.state === "preparing"
                     text: qsTr("Pause")
-                    onClicked: root.browser.downloads.pause(dl.downloadId)
+                    onClicked: () => root.browser.downloads.pause(dl.downloadId)
                 }
                 Button {
                     visible: dl.state === "paused" || dl.state === "failed"
                     text: qsTr("Resume")
-                    onClicked: root.browser.downloads.resume(dl.downloadId)
+                    onClicked: () => root.browser.downloads.resume(dl.downloadId)
                 }
                 Button {
                     visible: dl.state !== "done"
                     text: qsTr("Cancel")
-                    onClicked: root.browser.downloads.cancel(dl.downloadId)
+                    onClicked: () => root.browser.downloads.cancel(dl.downloadId)
                 }
             }
         }

@@ -28,6 +28,9 @@ class HubBrowser : public QObject {
     Q_PROPERTY(QVariantList files READ files NOTIFY filesChanged)
     Q_PROPERTY(int recommended READ recommended NOTIFY filesChanged)
     Q_PROPERTY(QVariantMap header READ header NOTIFY headerChanged)
+    // The file the header is of (-1: none yet), and why it could not be read.
+    Q_PROPERTY(int headerIndex READ headerIndex NOTIFY headerChanged)
+    Q_PROPERTY(QString headerError READ headerError NOTIFY headerChanged)
     Q_PROPERTY(bool busy READ busy NOTIFY busyChanged)
     Q_PROPERTY(QString error READ error NOTIFY errorChanged)
     Q_PROPERTY(bool needsToken READ needsToken NOTIFY errorChanged)
@@ -41,6 +44,8 @@ public:
     QVariantList files() const;
     int recommended() const { return m_recommended; }
     QVariantMap header() const { return m_header; }
+    int headerIndex() const { return m_header.value(QStringLiteral("index"), -1).toInt(); }
+    QString headerError() const { return m_header.value(QStringLiteral("error")).toString(); }
     bool busy() const { return m_pending > 0; }
     QString error() const { return m_error.message; }
     bool needsToken() const { return m_error.kind == HubErrorKind::Auth; }
