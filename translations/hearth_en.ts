@@ -23,6 +23,10 @@
             <source>Close</source>
             <translation type="unfinished" />
         </message>
+        <message>
+            <source>About %1</source>
+            <translation type="unfinished" />
+        </message>
     </context>
     <context>
         <name>Banner</name>
@@ -35,6 +39,10 @@
         <name>ChatController</name>
         <message>
             <source>Could not save the conversation: %1</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Stopped: the reply kept repeating itself.</source>
             <translation type="unfinished" />
         </message>
     </context>
@@ -76,6 +84,14 @@
             <source>Settings (Ctrl+,)</source>
             <translation type="unfinished" />
         </message>
+        <message>
+            <source>Hide the conversations</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Show the conversations</source>
+            <translation type="unfinished" />
+        </message>
     </context>
     <context>
         <name>ChatView</name>
@@ -103,6 +119,10 @@
             <source>Choose a model</source>
             <translation type="unfinished" />
         </message>
+        <message>
+            <source>Scroll the messages</source>
+            <translation type="unfinished" />
+        </message>
     </context>
     <context>
         <name>CodeBlock</name>
@@ -116,6 +136,10 @@
         </message>
         <message>
             <source>Code</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Copied</source>
             <translation type="unfinished" />
         </message>
     </context>
@@ -151,6 +175,22 @@
         </message>
         <message>
             <source>Stop (Esc)</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>The model is still loading; send once it is ready.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>No model loaded: choose one (Ctrl+M) or drop a .gguf file on the window.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>A reply is still being written in another conversation; send once it is done, or stop it.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Scroll the message</source>
             <translation type="unfinished" />
         </message>
     </context>
@@ -205,6 +245,10 @@
         </message>
         <message>
             <source>Previous 30 days</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Untitled</source>
             <translation type="unfinished" />
         </message>
     </context>
@@ -881,14 +925,6 @@
     <context>
         <name>MessageDelegate</name>
         <message>
-            <source>Your message</source>
-            <translation type="unfinished" />
-        </message>
-        <message>
-            <source>Reply</source>
-            <translation type="unfinished" />
-        </message>
-        <message>
             <source>You</source>
             <translation type="unfinished" />
         </message>
@@ -918,6 +954,30 @@
         </message>
         <message>
             <source>Edit and resend</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>%1: %2</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Previous version</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>%1/%2</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Version %1 of %2</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Next version</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Copied</source>
             <translation type="unfinished" />
         </message>
     </context>
@@ -1045,6 +1105,10 @@
             <source>%1 is not a file.</source>
             <translation type="unfinished" />
         </message>
+        <message>
+            <source>%1 is not a folder.</source>
+            <translation type="unfinished" />
+        </message>
     </context>
     <context>
         <name>ModelListModel</name>
@@ -1130,19 +1194,51 @@
             <source>Find and download models from Hugging Face</source>
             <translation type="unfinished" />
         </message>
+        <message>
+            <source>Remove %1? Click again</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Scroll the models</source>
+            <translation type="unfinished" />
+        </message>
     </context>
     <context>
-        <name>SecretStore</name>
+        <name>PathDialog</name>
         <message>
-            <source>No keychain is available to keep "%1" (%2). On Linux, Hearth needs a Secret Service such as GNOME Keyring or KWallet.</source>
+            <source>Add a models folder</source>
             <translation type="unfinished" />
         </message>
         <message>
-            <source>The keychain refused access to "%1": %2</source>
+            <source>Open a model</source>
             <translation type="unfinished" />
         </message>
         <message>
-            <source>The keychain failed for "%1": %2</source>
+            <source>The file dialog cannot open: the QML module %1 is not installed (on Debian and Ubuntu: the package %2). Type the path instead.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>/path/to/models</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>/path/to/model.gguf</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Folder path</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Model file path</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Add folder</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Open</source>
             <translation type="unfinished" />
         </message>
     </context>
@@ -1337,6 +1433,10 @@
             <source>Remote engines</source>
             <translation type="unfinished" />
         </message>
+        <message>
+            <source>Scroll the settings</source>
+            <translation type="unfinished" />
+        </message>
     </context>
     <context>
         <name>Sidebar</name>
@@ -1370,6 +1470,22 @@
         </message>
         <message>
             <source>About %1</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Scroll the conversations</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Deleted “%1”</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Undo</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Undo the delete</source>
             <translation type="unfinished" />
         </message>
     </context>

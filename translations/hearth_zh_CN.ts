@@ -23,6 +23,10 @@
             <source>Close</source>
             <translation>关闭</translation>
         </message>
+        <message>
+            <source>About %1</source>
+            <translation>关于 %1</translation>
+        </message>
     </context>
     <context>
         <name>Banner</name>
@@ -36,6 +40,10 @@
         <message>
             <source>Could not save the conversation: %1</source>
             <translation>无法保存对话：%1</translation>
+        </message>
+        <message>
+            <source>Stopped: the reply kept repeating itself.</source>
+            <translation>已停止：回复在不断重复。</translation>
         </message>
     </context>
     <context>
@@ -76,6 +84,14 @@
             <source>Settings (Ctrl+,)</source>
             <translation>设置 (Ctrl+,)</translation>
         </message>
+        <message>
+            <source>Hide the conversations</source>
+            <translation>隐藏对话列表</translation>
+        </message>
+        <message>
+            <source>Show the conversations</source>
+            <translation>显示对话列表</translation>
+        </message>
     </context>
     <context>
         <name>ChatView</name>
@@ -103,6 +119,10 @@
             <source>Choose a model</source>
             <translation>选择模型</translation>
         </message>
+        <message>
+            <source>Scroll the messages</source>
+            <translation>滚动消息</translation>
+        </message>
     </context>
     <context>
         <name>CodeBlock</name>
@@ -117,6 +137,10 @@
         <message>
             <source>Code</source>
             <translation>代码</translation>
+        </message>
+        <message>
+            <source>Copied</source>
+            <translation>已复制</translation>
         </message>
     </context>
     <context>
@@ -152,6 +176,22 @@
         <message>
             <source>Stop (Esc)</source>
             <translation>停止 (Esc)</translation>
+        </message>
+        <message>
+            <source>The model is still loading; send once it is ready.</source>
+            <translation>模型仍在加载，加载完成后即可发送。</translation>
+        </message>
+        <message>
+            <source>No model loaded: choose one (Ctrl+M) or drop a .gguf file on the window.</source>
+            <translation>尚未加载模型：请选择一个（Ctrl+M），或将 .gguf 文件拖到窗口上。</translation>
+        </message>
+        <message>
+            <source>A reply is still being written in another conversation; send once it is done, or stop it.</source>
+            <translation>另一个对话中的回复仍在生成；请等待完成后再发送，或停止它。</translation>
+        </message>
+        <message>
+            <source>Scroll the message</source>
+            <translation>滚动消息内容</translation>
         </message>
     </context>
     <context>
@@ -207,6 +247,10 @@
             <source>Previous 30 days</source>
             <translation>过去 30 天</translation>
         </message>
+        <message>
+            <source>Untitled</source>
+            <translation>无标题</translation>
+        </message>
     </context>
     <context>
         <name>Database</name>
@@ -217,6 +261,69 @@
         <message>
             <source>The database %1 was written by a newer version of Hearth (schema %2; this one knows %3).</source>
             <translation>数据库 %1 由更新版本的 Hearth 写入（架构版本 %2；当前版本只支持到 %3）。</translation>
+        </message>
+    </context>
+    <context>
+        <name>DownloadManager</name>
+        <message>
+            <source>Nothing to download for %1.</source>
+            <translation>%1 没有可下载的内容。</translation>
+        </message>
+        <message>
+            <source>Cannot create the folder %1.</source>
+            <translation>无法创建文件夹 %1。</translation>
+        </message>
+        <message>
+            <source>%1 is being downloaded by another Hearth process.</source>
+            <translation>另一个 Hearth 进程正在下载 %1。</translation>
+        </message>
+        <message>
+            <source>Not enough disk space for %1: it needs %2 more, and %3 is free in %4.</source>
+            <translation>磁盘空间不足，无法下载 %1：还需要 %2，而 %4 中只有 %3 可用。</translation>
+        </message>
+        <message>
+            <source>Cannot write %1.</source>
+            <translation>无法写入 %1。</translation>
+        </message>
+        <message>
+            <source>Cannot write %1: %2.</source>
+            <translation>无法写入 %1：%2。</translation>
+        </message>
+        <message>
+            <source>%1: the server sent another byte range than the one asked for.</source>
+            <translation>%1：服务器发送的字节范围与请求的不同。</translation>
+        </message>
+        <message>
+            <source>%1: the server sent more than the %2 bytes the hub lists.</source>
+            <translation>%1：服务器发送的数据超过了 Hub 列出的 %2 字节。</translation>
+        </message>
+        <message>
+            <source>Cannot write %1 (%2): is the disk full? The partial download was deleted.</source>
+            <translation>无法写入 %1（%2）：磁盘是否已满？未完成的下载已删除。</translation>
+        </message>
+        <message>
+            <source>%1: too many redirects.</source>
+            <translation>%1：重定向次数过多。</translation>
+        </message>
+        <message>
+            <source>%1 in %2</source>
+            <translation>%2 中的 %1</translation>
+        </message>
+        <message>
+            <source>%1: the connection ended after %2 of %3.</source>
+            <translation>%1：连接在 %3 中的 %2 之后中断。</translation>
+        </message>
+        <message>
+            <source>Resume to continue from %1%.</source>
+            <translation>继续下载即可从 %1% 处接着下载。</translation>
+        </message>
+        <message>
+            <source>%1: its SHA-256 is %2, but the hub lists %3. The download was deleted.</source>
+            <translation>%1：其 SHA-256 为 %2，但 Hub 列出的是 %3。下载已删除。</translation>
+        </message>
+        <message>
+            <source>Cannot move %1 into place.</source>
+            <translation>无法将 %1 移动到位。</translation>
         </message>
     </context>
     <context>
@@ -477,6 +584,149 @@
         </message>
     </context>
     <context>
+        <name>GetModelsPage</name>
+        <message>
+            <source>%1 GB</source>
+            <translation>%1 GB</translation>
+        </message>
+        <message>
+            <source>%1 MB</source>
+            <translation>%1 MB</translation>
+        </message>
+        <message>
+            <source>Get models</source>
+            <translation>获取模型</translation>
+        </message>
+        <message>
+            <source>Asking Hugging Face</source>
+            <translation>正在查询 Hugging Face</translation>
+        </message>
+        <message>
+            <source>Close</source>
+            <translation>关闭</translation>
+        </message>
+        <message>
+            <source>There is no model yet. Download one from Hugging Face below, drop a .gguf file on the window, or open one.</source>
+            <translation>还没有模型。可在下方从 Hugging Face 下载，把 .gguf 文件拖到窗口中，或打开一个文件。</translation>
+        </message>
+        <message>
+            <source>Open file…</source>
+            <translation>打开文件…</translation>
+        </message>
+        <message>
+            <source>Search GGUF models (e.g. smollm2, qwen, gemma)</source>
+            <translation>搜索 GGUF 模型（例如 smollm2、qwen、gemma）</translation>
+        </message>
+        <message>
+            <source>Search models</source>
+            <translation>搜索模型</translation>
+        </message>
+        <message>
+            <source>Most downloaded</source>
+            <translation>下载最多</translation>
+        </message>
+        <message>
+            <source>Most liked</source>
+            <translation>最受喜爱</translation>
+        </message>
+        <message>
+            <source>Recently updated</source>
+            <translation>最近更新</translation>
+        </message>
+        <message>
+            <source>Order</source>
+            <translation>排序</translation>
+        </message>
+        <message>
+            <source>Search</source>
+            <translation>搜索</translation>
+        </message>
+        <message>
+            <source>Hugging Face access token (hf_…)</source>
+            <translation>Hugging Face 访问令牌（hf_…）</translation>
+        </message>
+        <message>
+            <source>Access token</source>
+            <translation>访问令牌</translation>
+        </message>
+        <message>
+            <source>Use token</source>
+            <translation>使用令牌</translation>
+        </message>
+        <message>
+            <source>Repositories</source>
+            <translation>仓库</translation>
+        </message>
+        <message>
+            <source>%1 downloads · %2 likes · updated %3</source>
+            <translation>%1 次下载 · %2 个赞 · 更新于 %3</translation>
+        </message>
+        <message>
+            <source>%1 · %2 · %3 M parameters · trained context %4 · %5 · needs %6, %7</source>
+            <translation>%1 · %2 · %3 M 参数 · 训练上下文 %4 · %5 · 需要 %6，%7</translation>
+        </message>
+        <message>
+            <source>chat template</source>
+            <translation>有聊天模板</translation>
+        </message>
+        <message>
+            <source>no chat template</source>
+            <translation>无聊天模板</translation>
+        </message>
+        <message>
+            <source>fits in memory</source>
+            <translation>内存足够</translation>
+        </message>
+        <message>
+            <source>does not fit in memory</source>
+            <translation>内存不足</translation>
+        </message>
+        <message>
+            <source>Files</source>
+            <translation>文件</translation>
+        </message>
+        <message>
+            <source>recommended</source>
+            <translation>推荐</translation>
+        </message>
+        <message>
+            <source>too large</source>
+            <translation>太大</translation>
+        </message>
+        <message>
+            <source>Download</source>
+            <translation>下载</translation>
+        </message>
+        <message>
+            <source>Download %1</source>
+            <translation>下载 %1</translation>
+        </message>
+        <message>
+            <source>Downloads</source>
+            <translation>下载列表</translation>
+        </message>
+        <message>
+            <source>%1 downloaded</source>
+            <translation>已下载 %1</translation>
+        </message>
+        <message>
+            <source>%1% · %2/s · %3 s left</source>
+            <translation>%1% · %2/秒 · 剩余 %3 秒</translation>
+        </message>
+        <message>
+            <source>Pause</source>
+            <translation>暂停</translation>
+        </message>
+        <message>
+            <source>Resume</source>
+            <translation>继续</translation>
+        </message>
+        <message>
+            <source>Cancel</source>
+            <translation>取消</translation>
+        </message>
+    </context>
+    <context>
         <name>HeaderFacts</name>
         <message>
             <source>The file %1 does not exist.</source>
@@ -500,10 +750,167 @@
         </message>
     </context>
     <context>
+        <name>HubClient</name>
+        <message>
+            <source>%1 is gated or private: the hub answered HTTP %2. Enter a Hugging Face access token that can read it (or set HF_TOKEN).</source>
+            <translation>%1 需要授权或为私有仓库：Hub 返回 HTTP %2。请输入可以读取它的 Hugging Face 访问令牌（或设置 HF_TOKEN）。</translation>
+        </message>
+        <message>
+            <source>The hub refused the token for %1 (HTTP %2): check that it is valid and that its account has accepted the repository's terms.</source>
+            <translation>Hub 拒绝了用于 %1 的令牌（HTTP %2）：请检查令牌是否有效，以及其账户是否已接受该仓库的条款。</translation>
+        </message>
+        <message>
+            <source>%1: no such revision on %2.</source>
+            <translation>%1：%2 上没有此版本。</translation>
+        </message>
+        <message>
+            <source>%1 was not found in the repository on %2.</source>
+            <translation>在 %2 上的仓库中找不到 %1。</translation>
+        </message>
+        <message>
+            <source>%1 was not found on %2 (HTTP 404).</source>
+            <translation>在 %2 上找不到 %1（HTTP 404）。</translation>
+        </message>
+        <message>
+            <source>%1: %2 refused the byte range asked for (HTTP 416).</source>
+            <translation>%1：%2 拒绝了请求的字节范围（HTTP 416）。</translation>
+        </message>
+        <message>
+            <source>%1: %2 answered HTTP %3 %4.</source>
+            <translation>%1：%2 返回 HTTP %3 %4。</translation>
+        </message>
+        <message>
+            <source>%1: cancelled.</source>
+            <translation>%1：已取消。</translation>
+        </message>
+        <message>
+            <source>%1: %2 sent nothing for %3 s; the download stopped.</source>
+            <translation>%1：%2 已有 %3 秒没有发送数据；下载已停止。</translation>
+        </message>
+        <message>
+            <source>Cannot find the host %1 (DNS lookup failed): check the network connection or HF_ENDPOINT.</source>
+            <translation>找不到主机 %1（DNS 查询失败）：请检查网络连接或 HF_ENDPOINT。</translation>
+        </message>
+        <message>
+            <source>%1 refused the connection (%2).</source>
+            <translation>%1 拒绝了连接（%2）。</translation>
+        </message>
+        <message>
+            <source>%1 closed the connection (%2).</source>
+            <translation>%1 关闭了连接（%2）。</translation>
+        </message>
+        <message>
+            <source>The TLS (HTTPS) handshake with %1 failed: %2.</source>
+            <translation>与 %1 的 TLS（HTTPS）握手失败：%2。</translation>
+        </message>
+        <message>
+            <source>%1: %2.</source>
+            <translation>%1：%2。</translation>
+        </message>
+        <message>
+            <source>the search for '%1'</source>
+            <translation>对“%1”的搜索</translation>
+        </message>
+        <message>
+            <source>The hub's answer for %1 is not a list.</source>
+            <translation>Hub 对 %1 的回答不是列表。</translation>
+        </message>
+        <message>
+            <source>The repository %1</source>
+            <translation>仓库 %1</translation>
+        </message>
+        <message>
+            <source>The hub did not list the files of %1.</source>
+            <translation>Hub 没有列出 %1 的文件。</translation>
+        </message>
+        <message>
+            <source>No file was chosen in %1.</source>
+            <translation>没有在 %1 中选择文件。</translation>
+        </message>
+        <message>
+            <source>%1 in %2</source>
+            <translation>%2 中的 %1</translation>
+        </message>
+        <message>
+            <source>%1: its GGUF header is larger than %2 MiB; refused.</source>
+            <translation>%1：其 GGUF 文件头大于 %2 MiB；已拒绝。</translation>
+        </message>
+        <message>
+            <source>%1 is not a valid GGUF model: %2</source>
+            <translation>%1 不是有效的 GGUF 模型：%2</translation>
+        </message>
+    </context>
+    <context>
         <name>InferenceWorker</name>
         <message>
             <source>Loading was cancelled.</source>
             <translation>加载已取消。</translation>
+        </message>
+    </context>
+    <context>
+        <name>LocalServer</name>
+        <message>
+            <source>Load a model first: the local server serves the loaded model.</source>
+            <translation>请先加载模型：本地服务器提供的是已加载的模型。</translation>
+        </message>
+        <message>
+            <source>The API key could not be read from the keychain: %1</source>
+            <translation>无法从钥匙串读取 API 密钥：%1</translation>
+        </message>
+        <message>
+            <source>The API key could not be stored in the keychain: %1</source>
+            <translation>无法将 API 密钥存入钥匙串：%1</translation>
+        </message>
+        <message>
+            <source>Other devices need an API key, and none could be made.</source>
+            <translation>其他设备需要 API 密钥，但无法生成。</translation>
+        </message>
+        <message>
+            <source>The server could not load the model: %1</source>
+            <translation>服务器无法加载模型：%1</translation>
+        </message>
+    </context>
+    <context>
+        <name>LocalServerSection</name>
+        <message>
+            <source>Local server</source>
+            <translation>本地服务器</translation>
+        </message>
+        <message>
+            <source>Serve the loaded model over an OpenAI-compatible API</source>
+            <translation>通过 OpenAI 兼容 API 提供已加载的模型</translation>
+        </message>
+        <message>
+            <source>Port</source>
+            <translation>端口</translation>
+        </message>
+        <message>
+            <source>Allow other devices (requires the API key)</source>
+            <translation>允许其他设备（需要 API 密钥）</translation>
+        </message>
+        <message>
+            <source>Serving at %1</source>
+            <translation>服务地址：%1</translation>
+        </message>
+        <message>
+            <source>Starting…</source>
+            <translation>正在启动…</translation>
+        </message>
+        <message>
+            <source>Off</source>
+            <translation>已关闭</translation>
+        </message>
+        <message>
+            <source>API key</source>
+            <translation>API 密钥</translation>
+        </message>
+        <message>
+            <source>New key</source>
+            <translation>新密钥</translation>
+        </message>
+        <message>
+            <source>Make a new API key</source>
+            <translation>生成新的 API 密钥</translation>
         </message>
     </context>
     <context>
@@ -554,6 +961,30 @@
         <message>
             <source>Edit and resend</source>
             <translation>编辑并重新发送</translation>
+        </message>
+        <message>
+            <source>%1: %2</source>
+            <translation>%1：%2</translation>
+        </message>
+        <message>
+            <source>Previous version</source>
+            <translation>上一个版本</translation>
+        </message>
+        <message>
+            <source>%1/%2</source>
+            <translation>%1/%2</translation>
+        </message>
+        <message>
+            <source>Version %1 of %2</source>
+            <translation>第 %1 个版本，共 %2 个</translation>
+        </message>
+        <message>
+            <source>Next version</source>
+            <translation>下一个版本</translation>
+        </message>
+        <message>
+            <source>Copied</source>
+            <translation>已复制</translation>
         </message>
     </context>
     <context>
@@ -676,6 +1107,10 @@
             <source>%1 is not a file.</source>
             <translation>%1 不是文件。</translation>
         </message>
+        <message>
+            <source>%1 is not a folder.</source>
+            <translation>%1 不是文件夹。</translation>
+        </message>
     </context>
     <context>
         <name>ModelListModel</name>
@@ -753,20 +1188,75 @@
             <source>All files (*)</source>
             <translation>所有文件 (*)</translation>
         </message>
+        <message>
+            <source>Get models…</source>
+            <translation>获取模型…</translation>
+        </message>
+        <message>
+            <source>Find and download models from Hugging Face</source>
+            <translation>从 Hugging Face 查找并下载模型</translation>
+        </message>
+        <message>
+            <source>Remove %1? Click again</source>
+            <translation>移除 %1？再点一次确认</translation>
+        </message>
+        <message>
+            <source>Scroll the models</source>
+            <translation>滚动模型列表</translation>
+        </message>
+    </context>
+    <context>
+        <name>PathDialog</name>
+        <message>
+            <source>Add a models folder</source>
+            <translation>添加模型文件夹</translation>
+        </message>
+        <message>
+            <source>Open a model</source>
+            <translation>打开模型</translation>
+        </message>
+        <message>
+            <source>The file dialog cannot open: the QML module %1 is not installed (on Debian and Ubuntu: the package %2). Type the path instead.</source>
+            <translation>无法打开文件对话框：未安装 QML 模块 %1（Debian 和 Ubuntu 上的软件包为 %2）。请直接输入路径。</translation>
+        </message>
+        <message>
+            <source>/path/to/models</source>
+            <translation>/路径/模型文件夹</translation>
+        </message>
+        <message>
+            <source>/path/to/model.gguf</source>
+            <translation>/路径/模型.gguf</translation>
+        </message>
+        <message>
+            <source>Folder path</source>
+            <translation>文件夹路径</translation>
+        </message>
+        <message>
+            <source>Model file path</source>
+            <translation>模型文件路径</translation>
+        </message>
+        <message>
+            <source>Add folder</source>
+            <translation>添加文件夹</translation>
+        </message>
+        <message>
+            <source>Open</source>
+            <translation>打开</translation>
+        </message>
     </context>
     <context>
         <name>SecretStore</name>
         <message>
             <source>No keychain is available to keep "%1" (%2). On Linux, Hearth needs a Secret Service such as GNOME Keyring or KWallet.</source>
-            <translation type="unfinished" />
+            <translation>没有可用的钥匙串来保存“%1”（%2）。在 Linux 上，Hearth 需要 Secret Service，例如 GNOME Keyring 或 KWallet。</translation>
         </message>
         <message>
             <source>The keychain refused access to "%1": %2</source>
-            <translation type="unfinished" />
+            <translation>钥匙串拒绝访问“%1”：%2</translation>
         </message>
         <message>
             <source>The keychain failed for "%1": %2</source>
-            <translation type="unfinished" />
+            <translation>钥匙串处理“%1”时出错：%2</translation>
         </message>
     </context>
     <context>
@@ -880,15 +1370,15 @@
         </message>
         <message>
             <source>No Vulkan GPU was found: Hearth runs models on the CPU.</source>
-            <translation type="unfinished" />
+            <translation>未找到 Vulkan GPU：Hearth 将在 CPU 上运行模型。</translation>
         </message>
         <message>
             <source>Layers to run on the GPU; -1 = as many as fit, more than the model has = all. Applies on the next load.</source>
-            <translation type="unfinished" />
+            <translation>在 GPU 上运行的层数；-1 = 能放下多少就放多少，超过模型层数 = 全部。下次加载时生效。</translation>
         </message>
         <message>
             <source>GPU: %1, %2 MiB free of %3 MiB.</source>
-            <translation type="unfinished" />
+            <translation>GPU：%1，可用 %2 MiB，共 %3 MiB。</translation>
         </message>
     </context>
     <context>
@@ -953,6 +1443,10 @@
             <source>Remote engines</source>
             <translation>远程引擎</translation>
         </message>
+        <message>
+            <source>Scroll the settings</source>
+            <translation>滚动设置</translation>
+        </message>
     </context>
     <context>
         <name>Sidebar</name>
@@ -987,6 +1481,22 @@
         <message>
             <source>About %1</source>
             <translation>关于 %1</translation>
+        </message>
+        <message>
+            <source>Scroll the conversations</source>
+            <translation>滚动对话列表</translation>
+        </message>
+        <message>
+            <source>Deleted “%1”</source>
+            <translation>已删除“%1”</translation>
+        </message>
+        <message>
+            <source>Undo</source>
+            <translation>撤销</translation>
+        </message>
+        <message>
+            <source>Undo the delete</source>
+            <translation>撤销删除</translation>
         </message>
     </context>
 </TS>
