@@ -74,7 +74,7 @@ IndexReport runIndex(const QString& db, const std::string& model, qint64* collec
 
 int main(int argc, char** argv)
 {
-    QGuiApplication app(argc, argv); // QPdfWriter needs fonts
+    QGuiApplication app(argc, argv);          // QPdfWriter needs fonts
     std::setvbuf(stdout, nullptr, _IOLBF, 0); // each figure as it comes
     const QStringList args = app.arguments();
     std::string model = testsupport::findModel("all-MiniLM-L6-v2.F16.gguf");

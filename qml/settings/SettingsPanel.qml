@@ -113,12 +113,16 @@ Drawer {
             onClicked: enginesDialog.open()
         }
 
+        // Loaded with its server as an initial property: the section
+        // requires one, and panel tests run without a server.
         Loader {
             Layout.fillWidth: true
-            active: root.server !== null
-            visible: active
-            sourceComponent: LocalServerSection {
-                server: root.server
+            visible: status === Loader.Ready
+            Component.onCompleted: {
+                if (root.server !== null)
+                    setSource(Qt.resolvedUrl("LocalServerSection.qml"), {
+                                  "server": root.server
+                              })
             }
         }
 

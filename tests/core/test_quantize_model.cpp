@@ -257,8 +257,8 @@ private slots:
             std::vector<uint8_t> bytes = fileBytes(in);
             bytes.resize(bytes.size() - 1000);
             const std::string cut = dir2.filePath("cut.gguf").toStdString();
-            std::ofstream(cut, std::ios::binary).write(reinterpret_cast<const char*>(bytes.data()),
-                                                       static_cast<std::streamsize>(bytes.size()));
+            std::ofstream(cut, std::ios::binary)
+                .write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
             QVERIFY_THROWS_EXCEPTION(Error, quantizeModel(options(cut, out, Mix::Q4_K_M)));
             QVERIFY(!fs::exists(out) && !fs::exists(out + ".tmp"));
         }

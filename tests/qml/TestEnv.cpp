@@ -1,7 +1,7 @@
 #include "TestEnv.h"
 
-#include "WindowCapture.h"
 #include "../app/FakeHub.h"
+#include "WindowCapture.h"
 #include "chat/ChatController.h"
 
 #include <QFileInfo>
