@@ -87,14 +87,20 @@ void ConversationListModel::remove(qint64 id)
     emit removed(id);
 }
 
-void ConversationListModel::undoRemove()
+qint64 ConversationListModel::takePending()
 {
-    if (m_pendingId == 0)
-        return;
     const qint64 id = m_pendingId;
     m_undoTime.stop();
     m_pendingId = 0;
     m_pendingTitle.clear();
+    return id;
+}
+
+void ConversationListModel::undoRemove()
+{
+    const qint64 id = takePending();
+    if (id == 0)
+        return;
     refresh();
     emit pendingRemovalChanged();
     emit restored(id);
@@ -102,12 +108,9 @@ void ConversationListModel::undoRemove()
 
 void ConversationListModel::commitRemoval()
 {
-    if (m_pendingId == 0)
+    const qint64 id = takePending();
+    if (id == 0)
         return;
-    const qint64 id = m_pendingId;
-    m_undoTime.stop();
-    m_pendingId = 0;
-    m_pendingTitle.clear();
     try {
         m_store->deleteConversation(id); // refreshes through conversationsChanged
     } catch (const std::exception& e) {

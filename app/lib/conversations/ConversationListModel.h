@@ -78,6 +78,9 @@ private:
     qint64 m_currentId = 0;
     QTimer m_searchDelay;
     QTimer m_undoTime;
+    // Ends the pending removal's undo window; returns its id (0: none).
+    qint64 takePending();
+
     qint64 m_pendingId = 0; // removed from the list, not yet from the database
     QString m_pendingTitle;
 };
