@@ -121,6 +121,12 @@ void Context::prepareInputs(std::span<const BatchToken> batch)
     m_in.tokens = m_tokens.data();
     m_in.positions = m_pos.data();
     m_in.cells = m_slots.data();
+    // A micro-batch that wants no logits still computes the last token's
+    // (and drops them): an empty row list would read as "every row" and
+    // write a whole batch of logits into room for none.
+    m_discardOutputs = m_outRows.empty();
+    if (m_discardOutputs)
+        m_outRows.push_back(static_cast<int32_t>(n - 1));
     m_in.nOutputs = static_cast<int64_t>(m_outRows.size());
     m_in.outputRows = m_in.nOutputs == n ? nullptr : m_outRows.data();
     m_in.nCtx = m_params.nCtx;
@@ -162,7 +168,7 @@ bool Context::runMicroBatch(std::span<const BatchToken> batch, const std::atomic
         m_kv->release(m_slots.data(), n);
         return false;
     }
-    m_nOutputs += m_in.nOutputs;
+    m_nOutputs += m_discardOutputs ? 0 : m_in.nOutputs;
     return true;
 }
 

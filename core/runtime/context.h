@@ -105,6 +105,7 @@ private:
     std::unique_ptr<Buffer> m_scratch, m_deviceScratch;
     std::vector<float> m_logits; // [n_vocab, outputs]
     int64_t m_nOutputs = 0;
+    bool m_discardOutputs = false; // the micro-batch wants no logits (see prepareInputs)
     uint64_t m_decodeCount = 0;
 
     // Inputs of the micro-batch being run (the op list points into them).

@@ -20,6 +20,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <vector>
@@ -123,6 +124,66 @@ private slots:
         qInfo("%s: max |diff| %.3g, max |logit| %.3g, ratio %.3g", qPrintable(name), diff, scale, diff / scale);
         QVERIFY2(diff <= tolerance(name) * scale,
                  qPrintable(QStringLiteral("max diff %1 over %2 x %3").arg(diff).arg(tolerance(name)).arg(scale)));
+    }
+
+    void microBatches_data()
+    {
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<int>("nBatch");
+        for (const QString& n : m_names) {
+            QTest::newRow(qPrintable(n + "/4")) << n << 4;
+            QTest::newRow(qPrintable(n + "/5")) << n << 5;
+        }
+    }
+
+    // A batch longer than the micro-batch with one row of logits wanted:
+    // the micro-batches that want none must write none (they once wrote a
+    // whole batch of logits into room for none), and the wanted rows come
+    // out as the reference's, whichever micro-batch holds them.
+    void microBatches()
+    {
+        QFETCH(QString, name);
+        QFETCH(int, nBatch);
+        const std::vector<float> ref = reference(name);
+        QVERIFY2(!ref.empty(), "reference logits missing");
+        cpu::CpuBackend backend(1);
+        auto file = std::make_shared<gguf::File>(m_dir.path().toStdString() + "/" + name.toStdString() + ".gguf");
+        std::shared_ptr<const Model> model = Model::create(file, backend);
+        const auto v = static_cast<size_t>(m_vocab);
+        const auto check = [&](Context& ctx, int64_t output, size_t pos) {
+            const auto row = ctx.logits(output);
+            const std::vector<float> ours(row.begin(), row.end());
+            const std::vector<float> want(ref.begin() + static_cast<std::ptrdiff_t>(pos * v),
+                                          ref.begin() + static_cast<std::ptrdiff_t>((pos + 1) * v));
+            double scale = 0.0;
+            const double diff = compare(ours, want, scale);
+            QVERIFY2(diff <= tolerance(name) * scale, qPrintable(QStringLiteral("position %1: max diff %2 over %3 x %4")
+                                                                     .arg(pos)
+                                                                     .arg(diff)
+                                                                     .arg(tolerance(name))
+                                                                     .arg(scale)));
+        };
+        // The prompt path: logits of the last token only.
+        {
+            Context ctx(model, backend, ContextParams{64, nBatch, GgmlType::F16});
+            QVERIFY(ctx.decode(std::span<const int32_t>(m_tokens), 0, 0, /*allLogits=*/false));
+            QCOMPARE(ctx.outputCount(), int64_t{1});
+            check(ctx, 0, m_tokens.size() - 1);
+        }
+        // Rows wanted in the middle of the batch (micro-batches before,
+        // between and after them want none).
+        {
+            Context ctx(model, backend, ContextParams{64, nBatch, GgmlType::F16});
+            std::vector<BatchToken> batch(m_tokens.size());
+            const std::vector<size_t> wanted = {1, 6};
+            for (size_t i = 0; i < batch.size(); ++i)
+                batch[i] = BatchToken{m_tokens[i], static_cast<int32_t>(i), 0,
+                                      std::find(wanted.begin(), wanted.end(), i) != wanted.end()};
+            QVERIFY(ctx.decode(batch));
+            QCOMPARE(ctx.outputCount(), static_cast<int64_t>(wanted.size()));
+            for (size_t j = 0; j < wanted.size(); ++j)
+                check(ctx, static_cast<int64_t>(j), wanted[j]);
+        }
     }
 };
 
