@@ -160,9 +160,15 @@ ApplicationWindow {
     }
     Connections {
         target: hubBrowser.downloads
+        // A downloaded model is listed; with none loaded yet (first launch)
+        // it is loaded, and the page makes way for the chat.
         function onModelArrived(path) {
             getModels.firstLaunch = false
             window.session.library.rescan()
+            if (!window.session.loader.loaded && !window.session.loader.busy) {
+                window.session.library.openPath(path)
+                getModels.close()
+            }
         }
     }
 

@@ -3,6 +3,8 @@
 #include "AppSession.h"
 #include "WindowCapture.h"
 #include "chat/ChatController.h"
+#include "downloads/DownloadsModel.h"
+#include "downloads/HubBrowser.h"
 #include "models/ModelLibrary.h"
 #include "models/ModelLoader.h"
 #include "storage/MessageStore.h"
@@ -29,6 +31,8 @@ Automation::Automation(AppSession* session, QQuickWindow* window, Options option
             emitEvent(QStringLiteral("model-loaded"), {{"name", loader->modelName()}, {"summary", loader->summary()}});
             if (!m_options.send.isEmpty() && !m_sent)
                 QTimer::singleShot(0, this, &Automation::typeAndSend);
+            else if (m_options.send.isEmpty() && m_downloadStarted)
+                finish(); // --get-model alone: done once its model is loaded
             break;
         case ModelLoader::Failed: emitEvent(QStringLiteral("model-failed"), {{"error", loader->error()}}); break;
         case ModelLoader::Empty: break;
@@ -54,6 +58,8 @@ Automation::Automation(AppSession* session, QQuickWindow* window, Options option
         m_replyFinished = true;
         finish();
     });
+    if (!m_options.getModel.isEmpty())
+        watchGetModels();
 }
 
 void Automation::emitEvent(const QString& name, const QJsonObject& fields) const
@@ -95,8 +101,15 @@ QJsonObject Automation::lastMessage() const
 void Automation::start()
 {
     emitEvent(QStringLiteral("conversation-restored"), lastMessage());
-    if (m_options.send.isEmpty() && (!m_options.screenshot.isEmpty() || m_options.quitWhenDone))
+    if (m_options.send.isEmpty() && m_options.getModel.isEmpty() &&
+        (!m_options.screenshot.isEmpty() || m_options.quitWhenDone))
         finish();
+}
+
+void Automation::fail(const QString& message)
+{
+    emitEvent(QStringLiteral("error"), {{"error", message}});
+    QCoreApplication::exit(3);
 }
 
 // The visual item named `name` under `item` (QObject children miss items
@@ -165,4 +178,119 @@ void Automation::screenshotThenQuit()
         if (m_options.quitWhenDone)
             QCoreApplication::exit(ok ? 0 : 1);
     });
+}
+
+// --get-model: every step waits for the signal that ends the one before
+// (the page opened, the search answered, the files listed, the header
+// read, the download's state changed), never for a time.
+void Automation::watchGetModels()
+{
+    m_getModelsPage = m_window->findChild<QObject*>(QStringLiteral("getModelsPage"));
+    m_hub = m_window->findChild<HubBrowser*>();
+    if (!m_getModelsPage || !m_hub) {
+        QTimer::singleShot(0, this, [this] { fail(QStringLiteral("the Get models page was not found")); });
+        return;
+    }
+    connect(m_getModelsPage, SIGNAL(opened()), this, SLOT(getModelsOpened()));
+    // Without a first-launch offer (there are models), open the page once
+    // the scan is over, as the picker's "Get models" button does.
+    connect(m_session->library(), &ModelLibrary::scanningChanged, this, [this] {
+        if (m_session->library()->scanning() || m_getModelsShown)
+            return;
+        QTimer::singleShot(0, this, [this] { // after the window's own handler
+            if (!m_getModelsPage->property("visible").toBool())
+                QMetaObject::invokeMethod(m_getModelsPage, "open");
+        });
+    });
+    connect(m_hub, &HubBrowser::errorChanged, this, [this] {
+        if (!m_hub->error().isEmpty())
+            fail(m_hub->error());
+    });
+    connect(m_hub, &HubBrowser::resultsChanged, this, [this] {
+        const QVariantList results = m_hub->results();
+        const QString first = results.value(0).toMap().value(QStringLiteral("repoId")).toString();
+        emitEvent(QStringLiteral("hub-results"), {{"count", int(results.size())}, {"first", first}});
+        if (first.isEmpty())
+            return fail(QStringLiteral("the search for \"%1\" found nothing").arg(m_options.getModel));
+        m_repo = first;
+        m_hub->openRepo(first); // a click on the first result
+    });
+    connect(m_hub, &HubBrowser::filesChanged, this, [this] {
+        const QVariantList files = m_hub->files();
+        if (m_repo.isEmpty() || m_hub->repo() != m_repo || files.isEmpty() || m_file >= 0)
+            return; // cleared while asking
+        m_file = m_hub->recommended();
+        emitEvent(QStringLiteral("hub-files"),
+                  {{"repo", m_repo},
+                   {"count", int(files.size())},
+                   {"recommended", files.value(m_file).toMap().value(QStringLiteral("name")).toString()}});
+        if (m_file < 0)
+            fail(QStringLiteral("%1 has no file to recommend").arg(m_repo));
+    });
+    connect(m_hub, &HubBrowser::headerChanged, this, [this] {
+        if (m_file < 0 || m_hub->headerIndex() != m_file || m_downloadStarted)
+            return;
+        if (!m_hub->headerError().isEmpty())
+            return fail(m_hub->headerError());
+        const QVariantMap h = m_hub->header();
+        emitEvent(QStringLiteral("hub-header"), {{"architecture", h.value(QStringLiteral("architecture")).toString()},
+                                                 {"quant", h.value(QStringLiteral("quant")).toString()},
+                                                 {"fits", h.value(QStringLiteral("fits")).toBool()},
+                                                 {"required", h.value(QStringLiteral("requiredBytes")).toDouble()},
+                                                 {"bytes_read", h.value(QStringLiteral("bytesRead")).toDouble()}});
+        m_downloadStarted = true;
+        m_hub->download(m_file); // the recommended row's Download button
+    });
+    DownloadsModel* downloads = m_hub->downloads();
+    connect(downloads, &QAbstractItemModel::rowsInserted, this, &Automation::reportDownloads);
+    connect(downloads, &QAbstractItemModel::dataChanged, this, &Automation::reportDownloads);
+    connect(downloads, &DownloadsModel::modelArrived, this, [this](const QString& path) {
+        emitEvent(QStringLiteral("download-done"), {{"path", path}});
+    });
+}
+
+void Automation::getModelsOpened()
+{
+    if (m_getModelsShown)
+        return;
+    m_getModelsShown = true;
+    auto* content = m_getModelsPage->property("contentItem").value<QQuickItem*>();
+    const auto shown = [content](const char* name) -> QQuickItem* {
+        QQuickItem* item = content ? findItem(content, QString::fromLatin1(name)) : nullptr;
+        return item && item->isVisible() ? item : nullptr;
+    };
+    QQuickItem* offer = shown("firstLaunchOffer");
+    emitEvent(QStringLiteral("get-models-shown"), {{"first_launch", m_getModelsPage->property("firstLaunch").toBool()},
+                                                   {"offer", offer ? offer->property("text").toString() : QString()},
+                                                   {"open_button", shown("offerOpenButton") != nullptr}});
+    QQuickItem* field = shown("searchField");
+    if (!field)
+        return fail(QStringLiteral("the search field of the Get models page was not found"));
+    // Typed and Enter pressed, as in the composer: the field's onAccepted searches.
+    field->forceActiveFocus();
+    field->setProperty("text", m_options.getModel);
+    QKeyEvent press(QEvent::KeyPress, Qt::Key_Return, Qt::NoModifier, QStringLiteral("\r"));
+    QCoreApplication::sendEvent(field, &press);
+    QKeyEvent release(QEvent::KeyRelease, Qt::Key_Return, Qt::NoModifier, QStringLiteral("\r"));
+    QCoreApplication::sendEvent(field, &release);
+    emitEvent(QStringLiteral("hub-search"), {{"query", m_options.getModel}});
+}
+
+void Automation::reportDownloads()
+{
+    const DownloadsModel* downloads = m_hub->downloads();
+    for (int row = 0; row < downloads->rowCount(); ++row) {
+        const QModelIndex i = downloads->index(row);
+        const QString id = i.data(DownloadsModel::IdRole).toString();
+        const QString state = i.data(DownloadsModel::StateRole).toString();
+        if (m_downloadStates.value(id) == state)
+            continue;
+        m_downloadStates.insert(id, state);
+        emitEvent(QStringLiteral("download-state"), {{"name", i.data(DownloadsModel::NameRole).toString()},
+                                                     {"state", state},
+                                                     {"received", i.data(DownloadsModel::ReceivedRole).toDouble()},
+                                                     {"total", i.data(DownloadsModel::TotalRole).toDouble()}});
+        if (state == QLatin1String("failed"))
+            fail(i.data(DownloadsModel::ErrorRole).toString());
+    }
 }

@@ -5,8 +5,18 @@
 // when done (--quit-when-done), and print what happens as JSON lines on
 // stdout (--events); --new-chat sends in a fresh conversation. It drives
 // the real UI: the composer's text field and its Enter key handler.
+//
+// --get-model QUERY gets a model as a person does on the Get models page:
+// once the page is open (the app opens it on a first launch with no model;
+// else the script does, after the library scan), it types QUERY into the
+// search field and presses Enter, opens the first repository found, waits
+// for the recommended file's header check, starts that file's download and
+// follows it until it is verified; the app then loads it (and --send
+// sends once it is loaded). Any failure on the way is an "error" event and
+// exit code 3.
 #pragma once
 
+#include <QHash>
 #include <QObject>
 #include <QString>
 
@@ -23,6 +33,7 @@ public:
         QString screenshot;
         bool quitWhenDone = false;
         bool events = false;
+        QString getModel; // a search on the Get models page
     };
 
     Automation(AppSession* session, QQuickWindow* window, Options options, QObject* parent = nullptr);
@@ -31,7 +42,13 @@ public:
     // "conversation-restored") and starts the script.
     void start();
 
+private slots:
+    void getModelsOpened();
+
 private:
+    void watchGetModels();
+    void reportDownloads();
+    void fail(const QString& message);
     void emitEvent(const QString& name, const class QJsonObject& fields) const;
     void typeAndSend();
     void finish();
@@ -44,4 +61,12 @@ private:
     bool m_sent = false;
     bool m_finishing = false;
     bool m_replyFinished = false; // the --send reply, reported by finish()
+    // --get-model
+    QObject* m_getModelsPage = nullptr;
+    class HubBrowser* m_hub = nullptr;
+    bool m_getModelsShown = false;
+    QString m_repo;  // the repository opened
+    int m_file = -1; // its recommended file
+    bool m_downloadStarted = false;
+    QHash<QString, QString> m_downloadStates; // id -> state last reported
 };

@@ -3,7 +3,7 @@
 //   Hearth [MODEL.gguf] [--data-dir DIR] [--engine fake|cpu] [--lang LOCALE]
 //          [--theme light|dark] [--quit-after MS] [--screenshot FILE]
 //          [--send TEXT [--new-chat]] [--quit-when-done] [--events] [--engines]
-//          [--stop-stress N] [--size WxH]
+//          [--stop-stress N] [--size WxH] [--get-model QUERY]
 
 #include "AppInfo.h"
 #include "AppSession.h"
@@ -59,6 +59,10 @@ struct Cli {
     QCommandLineOption newChat{QStringLiteral("new-chat"), QStringLiteral("With --send: in a new conversation.")};
     QCommandLineOption size{QStringLiteral("size"), QStringLiteral("Open the window at WIDTHxHEIGHT (screenshots)."),
                             QStringLiteral("WxH")};
+    QCommandLineOption getModel{QStringLiteral("get-model"),
+                                QStringLiteral("On the Get models page: search QUERY, download the first "
+                                               "repository's recommended file and load it (tests)."),
+                                QStringLiteral("QUERY")};
     QCommandLineOption stopStress{QStringLiteral("stop-stress"),
                                   QStringLiteral("Once a model is loaded, send and stop N replies at random moments, "
                                                  "then quit (tests)."),
@@ -70,7 +74,7 @@ struct Cli {
         parser.addHelpOption();
         parser.addVersionOption();
         parser.addOptions({dataDir, engine, engines, lang, theme, quitAfter, screenshot, send, newChat, quitWhenDone,
-                           events, stopStress, size});
+                           events, stopStress, size, getModel});
         parser.addPositionalArgument(QStringLiteral("model"), QStringLiteral("A GGUF model file to open."),
                                      QStringLiteral("[MODEL.gguf]"));
         parser.process(app);
@@ -154,7 +158,8 @@ int main(int argc, char* argv[])
 
     Automation automation(&session, window,
                           {cli.parser.value(cli.send), cli.parser.isSet(cli.newChat), cli.parser.value(cli.screenshot),
-                           cli.parser.isSet(cli.quitWhenDone), cli.parser.isSet(cli.events)});
+                           cli.parser.isSet(cli.quitWhenDone), cli.parser.isSet(cli.events),
+                           cli.parser.value(cli.getModel)});
     if (cli.parser.isSet(cli.size)) {
         const QStringList wh = cli.parser.value(cli.size).split(QLatin1Char('x'));
         bool okW = false;

@@ -19,6 +19,13 @@ uint64_t DeviceNeeds::bytesFor(int64_t count) const
     return b + (count > n ? output : 0);
 }
 
+uint64_t DeviceNeeds::hostBytesSavedBy(int64_t count) const
+{
+    if (count <= 0)
+        return 0;
+    return bytesFor(count) - scratch - (count > static_cast<int64_t>(layer.size()) ? outputShared : 0);
+}
+
 int64_t DeviceNeeds::countThatFits(uint64_t free, uint64_t margin) const
 {
     int64_t best = 0;
@@ -50,8 +57,10 @@ DeviceNeeds deviceNeeds(const gguf::File& file, const ModelParams& hp, const Con
         }
     }
     if (tied)
-        if (const gguf::TensorInfo* e = file.findTensor("token_embd.weight"))
+        if (const gguf::TensorInfo* e = file.findTensor("token_embd.weight")) {
             d.output += e->bytes;
+            d.outputShared = e->bytes;
+        }
     d.scratch = scratch;
     return d;
 }

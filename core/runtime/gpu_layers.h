@@ -22,12 +22,16 @@ inline constexpr int kGpuLayersAuto = -1;
 struct DeviceNeeds {
     std::vector<uint64_t> layer; // weights + KV rows of each repeating layer
     uint64_t output = 0;         // output norm and LM head (a tied head is copied)
+    uint64_t outputShared = 0;   // of `output`, that copy: the host keeps its embeddings too
     uint64_t scratch = 0;        // activations and work area, whatever the count
     // Device bytes of `count` offloaded layers (0 for count 0).
     uint64_t bytesFor(int64_t count) const;
     // The largest count whose bytes plus `margin` fit in `free`.
     int64_t countThatFits(uint64_t free, uint64_t margin = 0) const;
     int64_t maxCount() const { return static_cast<int64_t>(layer.size()) + 1; }
+    // Host bytes that `count` offloaded layers no longer need (their weights
+    // and KV rows; the output layer's unless it is a tied head's copy).
+    uint64_t hostBytesSavedBy(int64_t count) const;
 };
 
 // From the header alone. `scratch` is the context's scratch estimate.

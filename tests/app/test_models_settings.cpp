@@ -103,6 +103,56 @@ private slots:
         QVERIFY(test.session->loader()->loaded()); // the loaded model stays
     }
 
+    // The picker says where a model fits: the GPU, GPU and RAM, RAM, or
+    // not (and why), from the estimate's figures (synthetic budgets here;
+    // core's test_fit_plan checks how the engine reaches them).
+    void pickerSaysWhereItFits()
+    {
+        ModelListModel model;
+        const qint64 mb = 1000 * 1000;
+        ModelEntry e;
+        e.path = QStringLiteral("/m/a.gguf");
+        e.name = QStringLiteral("A");
+        e.requiredBytes = 600 * mb;
+        e.availableBytes = 4000 * mb;
+        e.layerCount = 31;
+        const auto place = [&](const ModelEntry& entry) {
+            model.setEntries({entry});
+            return model.data(model.index(0), ModelListModel::FitPlaceRole).toString();
+        };
+        const auto text = [&] { return model.data(model.index(0), ModelListModel::FitTextRole).toString(); };
+        const auto fits = [&] { return model.data(model.index(0), ModelListModel::FitsRole).toBool(); };
+
+        QCOMPARE(place(e), QStringLiteral("ram"));
+        QVERIFY2(text().startsWith(QStringLiteral("in RAM")), qPrintable(text()));
+        QVERIFY(fits());
+
+        e.gpuLayers = 31;
+        e.gpuRequiredBytes = 500 * mb;
+        e.gpuAvailableBytes = 8000 * mb;
+        QCOMPARE(place(e), QStringLiteral("gpu"));
+        QVERIFY2(text().startsWith(QStringLiteral("on the GPU")) && text().contains(QStringLiteral("(100 MB in RAM)")),
+                 qPrintable(text()));
+
+        e.gpuLayers = 12;
+        e.gpuRequiredBytes = 200 * mb;
+        QCOMPARE(place(e), QStringLiteral("split"));
+        QVERIFY2(text().startsWith(QStringLiteral("12 of 31 layers on the GPU")), qPrintable(text()));
+
+        e.gpuAvailableBytes = 150 * mb; // an explicit -ngl that the device cannot hold
+        QCOMPARE(place(e), QStringLiteral("none"));
+        QVERIFY(!fits());
+        QVERIFY2(text().contains(QStringLiteral("on the GPU")), qPrintable(text()));
+
+        e.gpuAvailableBytes = 8000 * mb;
+        e.availableBytes = 300 * mb; // the 400 MB left in RAM do not fit
+        QCOMPARE(place(e), QStringLiteral("none"));
+        QVERIFY2(text().endsWith(QStringLiteral("available in RAM")), qPrintable(text()));
+
+        e.error = QStringLiteral("broken");
+        QCOMPARE(place(e), QString());
+    }
+
     void settingsDefaultsAndOverrides()
     {
         QTemporaryDir dir;

@@ -6,6 +6,7 @@
 #include "engine/HeaderFacts.h"
 #include "gauges/SystemMemory.h"
 #include "gguf/model_info.h"
+#include "runtime/fit_plan.h"
 #include "runtime/loaded_model.h"
 #include "runtime/memory.h"
 #include "runtime/text_generation.h"
@@ -13,6 +14,8 @@
 
 #include <QElapsedTimer>
 #include <QFileInfo>
+
+#include <algorithm>
 
 #if defined(HEARTH_HAVE_VULKAN)
 #include "vulkan/vulkan_backend.h"
@@ -190,14 +193,19 @@ FitEstimate CoreEngine::estimate(const QString& path, const LoadParams& params) 
             m_estimateBackend = std::make_unique<hearth::cpu::CpuBackend>(1);
         hearth::ContextParams cp;
         cp.nCtx = params.contextSize;
-        const hearth::MemoryEstimate e =
-            hearth::estimateMemory(path.toStdString(), *m_estimateBackend, cp,
-                                   params.gpuLayers < 0 ? 999 : params.gpuLayers); // auto: the most it may take
-        FitEstimate fit{qint64(e.total()), SystemMemory::availableBytes()};
-        if (params.gpuLayers != 0 && GpuDevices::chosen().found) {
-            fit.gpuRequiredBytes = qint64(e.gpu.total());
-            fit.gpuAvailableBytes = GpuDevices::chosen().memoryFree;
-        }
+        hearth::DeviceBudget device;
+        if (params.gpuLayers != 0 && GpuDevices::chosen().found) // the device a load would open
+            device = {true, uint64_t(std::max<qint64>(GpuDevices::chosen().memoryFree, 0))};
+        const hearth::gguf::File file(path.toStdString());
+        const hearth::FitPlan plan = hearth::planFit(file, *m_estimateBackend, cp, params.gpuLayers, device,
+                                                     uint64_t(std::max<qint64>(SystemMemory::availableBytes(), 0)));
+        FitEstimate fit;
+        fit.requiredBytes = qint64(plan.hostBytes + plan.deviceBytes);
+        fit.availableBytes = qint64(plan.hostAvailable);
+        fit.gpuRequiredBytes = qint64(plan.deviceBytes);
+        fit.gpuAvailableBytes = qint64(plan.deviceFree);
+        fit.gpuLayers = int(plan.gpuLayers);
+        fit.layerCount = int(plan.maxLayers);
         return fit;
     } catch (const std::exception& e) {
         throw EngineError(QStringLiteral("%1: %2").arg(QFileInfo(path).fileName(), QString::fromStdString(e.what())));

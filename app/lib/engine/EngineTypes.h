@@ -46,15 +46,31 @@ struct ModelFacts {
     MemoryFigures memory;
 };
 
-// "Will it fit", answered from the GGUF header alone, before loading.
+// "Will it fit, and where", answered from the GGUF header alone, before
+// loading (core/runtime/fit_plan.h decides the layers on the GPU).
 struct FitEstimate {
-    qint64 requiredBytes = 0;                           // weights + KV cache + scratch for the given context
+    enum class Place {
+        Gpu,   // every layer on the GPU
+        Split, // gpuLayers of layerCount on the GPU, the rest in RAM
+        Ram,   // nothing on the GPU
+        None,  // does not fit
+    };
+    qint64 requiredBytes = 0;                           // weights + KV cache + scratch, RAM and GPU together
     qint64 availableBytes = 0;                          // memory the system reports as available now
     qint64 gpuRequiredBytes = 0, gpuAvailableBytes = 0; // the part on the GPU, and its free memory
+    int gpuLayers = 0, layerCount = 0;                  // layers on the GPU, of n_layer + 1 (0: unknown)
+    qint64 ramRequiredBytes() const { return requiredBytes - gpuRequiredBytes; }
     bool fits() const
     {
-        return requiredBytes > 0 && requiredBytes - gpuRequiredBytes <= availableBytes &&
-               gpuRequiredBytes <= gpuAvailableBytes;
+        return requiredBytes > 0 && ramRequiredBytes() <= availableBytes && gpuRequiredBytes <= gpuAvailableBytes;
+    }
+    Place place() const
+    {
+        if (!fits())
+            return Place::None;
+        if (gpuLayers <= 0)
+            return Place::Ram;
+        return gpuLayers >= layerCount ? Place::Gpu : Place::Split;
     }
 };
 

@@ -22,6 +22,7 @@ QJsonObject toJson(const ModelEntry& e)
             {QStringLiteral("trainedContext"), e.trainedContext},
             {QStringLiteral("requiredBytes"), e.requiredBytes},
             {QStringLiteral("estimateContext"), e.estimateContext},
+            {QStringLiteral("estimateGpuLayers"), e.estimateGpuLayers},
             {QStringLiteral("sha256"), e.sha256},
             {QStringLiteral("error"), e.error}};
 }
@@ -39,6 +40,7 @@ ModelEntry fromJson(const QJsonObject& o)
     e.trainedContext = o.value(QStringLiteral("trainedContext")).toInt();
     e.requiredBytes = qint64(o.value(QStringLiteral("requiredBytes")).toDouble());
     e.estimateContext = o.value(QStringLiteral("estimateContext")).toInt();
+    e.estimateGpuLayers = o.value(QStringLiteral("estimateGpuLayers")).toInt();
     e.sha256 = o.value(QStringLiteral("sha256")).toString();
     e.error = o.value(QStringLiteral("error")).toString();
     return e;

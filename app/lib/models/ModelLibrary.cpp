@@ -34,6 +34,11 @@ ModelLibrary::ModelLibrary(std::shared_ptr<InferenceEngine> engine, std::shared_
     });
     connect(m_loader, &ModelLoader::modelChanged, this, [this] { m_models.setLoadedPath(m_loader->modelPath()); });
     connect(m_loader, &ModelLoader::sha256Known, &m_models, &ModelListModel::setSha256);
+    // The fit estimate assumes the global context and GPU layers: new ones, new estimates.
+    connect(m_settings, &SettingsStore::changed, this, [this](const QString& modelPath, const QString& key) {
+        if (modelPath.isEmpty() && (key == QLatin1String("contextSize") || key == QLatin1String("gpuLayers")))
+            rescan();
+    });
 }
 
 ModelLibrary::~ModelLibrary()
@@ -46,6 +51,11 @@ ModelLibrary::~ModelLibrary()
 int ModelLibrary::contextSize() const
 {
     return m_settings->globalValue(QStringLiteral("contextSize")).toInt();
+}
+
+int ModelLibrary::gpuLayers() const
+{
+    return m_settings->globalValue(QStringLiteral("gpuLayers")).toInt();
 }
 
 void ModelLibrary::setScanning(bool scanning)
@@ -76,9 +86,10 @@ void ModelLibrary::rescan()
         return;
     }
     setScanning(true);
-    m_scan.setFuture(QtConcurrent::run(
-        [folders = m_folders, files = m_files, cache = m_cache, engine = m_engine, context = contextSize(),
-         cancel = m_cancel] { return ModelScanner::scan(folders, files, *cache, *engine, context, *cancel); }));
+    m_scan.setFuture(QtConcurrent::run([folders = m_folders, files = m_files, cache = m_cache, engine = m_engine,
+                                        context = contextSize(), ngl = gpuLayers(), cancel = m_cancel] {
+        return ModelScanner::scan(folders, files, *cache, *engine, context, *cancel, ngl);
+    }));
 }
 
 void ModelLibrary::addFolder(const QUrl& folder)
@@ -133,15 +144,16 @@ void ModelLibrary::openFile(const QUrl& file)
         }
         load(entry.path);
     });
-    m_inspect.setFuture(QtConcurrent::run([path, cache = m_cache, engine = m_engine, context = contextSize()] {
-        if (!path.endsWith(QLatin1String(".gguf"), Qt::CaseInsensitive) && !QFileInfo(path).isFile()) {
-            ModelEntry e;
-            e.path = path;
-            e.error = ModelLibrary::tr("%1 is not a file.").arg(path);
-            return e;
-        }
-        return ModelScanner::inspect(path, *cache, *engine, context);
-    }));
+    m_inspect.setFuture(
+        QtConcurrent::run([path, cache = m_cache, engine = m_engine, context = contextSize(), ngl = gpuLayers()] {
+            if (!path.endsWith(QLatin1String(".gguf"), Qt::CaseInsensitive) && !QFileInfo(path).isFile()) {
+                ModelEntry e;
+                e.path = path;
+                e.error = ModelLibrary::tr("%1 is not a file.").arg(path);
+                return e;
+            }
+            return ModelScanner::inspect(path, *cache, *engine, context, ngl);
+        }));
 }
 
 void ModelLibrary::load(const QString& path)

@@ -65,6 +65,7 @@ private:
     void setError(const QString& error);
     void setScanning(bool scanning);
     int contextSize() const;
+    int gpuLayers() const; // the -ngl setting the fit estimate assumes
 
     std::shared_ptr<InferenceEngine> m_engine;
     std::shared_ptr<ModelCache> m_cache;

@@ -27,7 +27,8 @@ public:
         FileSizeRole,                // qint64
         FileSizeTextRole,            // QString: "812 MB"
         FitsRole,                    // bool: the estimate fits in available memory
-        FitTextRole,                 // QString: "needs 1.2 GB of 14 GB available" (translated)
+        FitTextRole,                 // QString: where and how much, "in RAM, needs 1.2 GB of 14 GB available"
+        FitPlaceRole,                // QString: "gpu", "split" (GPU and RAM), "ram", "none"; "" unknown
         ErrorRole,                   // QString: why the file cannot be used, "" if it can
         LoadedRole,                  // bool: this is the loaded model
         RemoteRole,                  // bool: served by a remote endpoint (path is a URL)
@@ -50,6 +51,9 @@ public:
     int rowCount(const QModelIndex& parent = {}) const override;
     QVariant data(const QModelIndex& index, int role) const override;
     QHash<int, QByteArray> roleNames() const override;
+
+    // Where `entry` fits and with how much memory, as the picker says it.
+    static QString fitText(const ModelEntry& entry);
 
 signals:
     void countChanged();

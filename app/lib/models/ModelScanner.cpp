@@ -13,13 +13,16 @@
 
 namespace ModelScanner {
 
-ModelEntry inspect(const QString& path, ModelCache& cache, const InferenceEngine& engine, int contextSize)
+ModelEntry inspect(const QString& path, ModelCache& cache, const InferenceEngine& engine, int contextSize,
+                   int gpuLayers)
 {
     const QFileInfo fi(path);
     const QString canonical = fi.exists() ? fi.canonicalFilePath() : fi.absoluteFilePath();
     const qint64 size = fi.size();
     const QDateTime modified = fi.lastModified();
-    if (auto cached = cache.find(canonical, size, modified); cached && cached->estimateContext == contextSize) {
+    // A GPU estimate depends on the device's free memory now: never cached.
+    if (auto cached = cache.find(canonical, size, modified);
+        cached && cached->estimateContext == contextSize && cached->estimateGpuLayers == 0 && gpuLayers == 0) {
         cached->availableBytes = SystemMemory::availableBytes();
         return *cached;
     }
@@ -29,6 +32,7 @@ ModelEntry inspect(const QString& path, ModelCache& cache, const InferenceEngine
     e.modified = modified;
     e.name = fi.completeBaseName();
     e.estimateContext = contextSize;
+    e.estimateGpuLayers = gpuLayers;
     try {
         const hearth::gguf::ModelInfo info = HeaderFacts::readHeader(canonical);
         const ModelFacts facts = HeaderFacts::factsFrom(info, contextSize);
@@ -37,9 +41,13 @@ ModelEntry inspect(const QString& path, ModelCache& cache, const InferenceEngine
         e.quant = facts.quant;
         e.parameters = facts.parameters;
         e.trainedContext = facts.trainedContext;
-        const FitEstimate fit = engine.estimate(canonical, {contextSize, 0, 0});
+        const FitEstimate fit = engine.estimate(canonical, {contextSize, 0, gpuLayers});
         e.requiredBytes = fit.requiredBytes;
         e.availableBytes = fit.availableBytes;
+        e.gpuRequiredBytes = fit.gpuRequiredBytes;
+        e.gpuAvailableBytes = fit.gpuAvailableBytes;
+        e.gpuLayers = fit.gpuLayers;
+        e.layerCount = fit.layerCount;
     } catch (const EngineError& error) {
         e.error = error.message();
     }
@@ -48,7 +56,7 @@ ModelEntry inspect(const QString& path, ModelCache& cache, const InferenceEngine
 }
 
 QList<ModelEntry> scan(const QStringList& folders, const QStringList& files, ModelCache& cache,
-                       const InferenceEngine& engine, int contextSize, const std::atomic<bool>& cancel)
+                       const InferenceEngine& engine, int contextSize, const std::atomic<bool>& cancel, int gpuLayers)
 {
     static const QRegularExpression laterSplit(QStringLiteral("-000(0[2-9]|[1-9]\\d)-of-\\d{5}\\.gguf$"));
     QStringList paths;
@@ -70,7 +78,7 @@ QList<ModelEntry> scan(const QStringList& folders, const QStringList& files, Mod
             break;
         if (!QFileInfo::exists(path))
             continue;
-        ModelEntry e = inspect(path, cache, engine, contextSize);
+        ModelEntry e = inspect(path, cache, engine, contextSize, gpuLayers);
         if (seen.contains(e.path))
             continue;
         seen.insert(e.path);
