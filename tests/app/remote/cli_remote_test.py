@@ -220,7 +220,8 @@ def hearth_serve():
         rc, local, err = hearth(["run", "-m", model, "-p", prompt, "--temp", "0", "-n", "32", "-t", threads])
         check(rc == 0 and local.strip(), "hearth run locally", err)
         rc, remote, err = hearth(["run"] + base + ["-m", "smollm2", "-p", prompt, "--temp", "0", "-n", "32"], key)
-        check(rc == 0 and "generated: 32 tokens" in err, "hearth run --endpoint streams a reply", remote + err)
+        check(rc == 0 and remote.strip() and "generated: " in err, "hearth run --endpoint streams a reply",
+              remote + err)
         check(remote == local, "greedy output through hearth serve equals hearth run",
               "local:  %r\nremote: %r" % (local, remote))
         rc, chat, err = hearth(["run", "--chat"] + base + ["-m", "smollm2", "-p", "Say hello.", "--temp", "0", "-n",
