@@ -233,8 +233,9 @@ def hearth_serve():
 
         # Ctrl-C mid-stream: the server must see the disconnect and free its one slot.
         before = metrics(url, "sesame")
-        proc = start_stream(["run"] + base + ["-m", "smollm2", "-p", "Write a long story about a dragon.",
-                                               "-n", "1500", "--temp", "0.8", "--seed", "1"], key)
+        # (A raw prompt whose greedy continuation runs on: a story opening.)
+        story = "Once upon a time, in a small village by the sea, there lived"
+        proc = start_stream(["run"] + base + ["-m", "smollm2", "-p", story, "-n", "1500", "--temp", "0"], key)
         got = read_until(proc, " ", timeout=60)
         time.sleep(0.3)
         busy = metrics(url, "sesame").get("requests_processing", 0)
