@@ -40,14 +40,14 @@ def free_port():
         return s.getsockname()[1]
 
 
-def wait_health(port, proc, timeout=300):
+def wait_health(port, proc, timeout=300, path="/health"):
     end = time.time() + timeout
     while time.time() < end:
         if proc.poll() is not None:
             raise RuntimeError("server exited")
         try:
             c = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
-            c.request("GET", "/health")
+            c.request("GET", path)
             if c.getresponse().status == 200:
                 return
         except OSError:
@@ -198,7 +198,7 @@ def main():
               "(pip install 'llama-cpp-python[server]' there); skipped")
         return 0
     try:
-        wait_health(ref_port, ref)
+        wait_health(ref_port, ref, path="/v1/models")  # llama-cpp-python's server has no /health
         theirs = run_levels("llama-cpp srv", ref_port, args, ban)
     finally:
         stop(ref)
