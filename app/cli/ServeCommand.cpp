@@ -234,7 +234,12 @@ int runServe(const QStringList& args)
         if (reported)
             continue;
         const ModelState st = models_.list().front();
-        if (st.status == ModelStatus::Loaded) {
+        if (st.status == ModelStatus::Loaded && st.slotCount == 0) {
+            cli::errLine(QStringLiteral("hearth serve: embedding model '%1' loaded (inputs of up to %2 tokens)")
+                             .arg(QString::fromStdString(st.id))
+                             .arg(st.contextSize));
+            reported = true;
+        } else if (st.status == ModelStatus::Loaded) {
             cli::errLine(QStringLiteral("hearth serve: model '%1' loaded (%2 slots of %3 tokens)")
                              .arg(QString::fromStdString(st.id))
                              .arg(st.slotCount)

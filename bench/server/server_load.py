@@ -3,18 +3,21 @@
 
     bench/server/server_load.py --hearth build/dev/app/cli/hearth --model M.gguf \
         [--threads 2] [--np 4] [--levels 1,4,8] [--tokens 64] [--load 64] \
-        [--ref-venv ~/.cache/hearth/ref-venv]
+        [--temperature 0] [--ref-venv ~/.cache/hearth/ref-venv]
 
 For each concurrency level it starts that many streaming chat clients at
-once (each asks for --tokens tokens; end tokens are banned with logit_bias
-where the server honours it) and reports the aggregate generated tokens per
+once (each asks for --tokens tokens, greedy unless --temperature says
+otherwise; end tokens are banned with logit_bias where the server honours
+it) and reports the aggregate generated tokens per
 second (tokens from usage / wall time of the level). With --load N it then
 sends N streaming clients at once to hearth (-np as given): every one must
 end with [DONE] or a 503, none lost; RSS before and after is printed.
 
 The reference is llama-cpp-python's server (`python -m llama_cpp.server`,
 from the reference venv: `pip install 'llama-cpp-python[server]'`) on the
-same file and threads; it is skipped when that venv lacks it. A benchmark,
+same file and threads (it serves one request at a time: concurrent clients
+queue); it is skipped when that venv lacks it. Both runs end with one table
+of the aggregate t/s side by side. A benchmark,
 not a test: figures depend on the machine and its load.
 Stdlib only (urllib, threads)."""
 
@@ -37,14 +40,14 @@ def free_port():
         return s.getsockname()[1]
 
 
-def wait_health(port, proc, timeout=300):
+def wait_health(port, proc, timeout=300, path="/health"):
     end = time.time() + timeout
     while time.time() < end:
         if proc.poll() is not None:
             raise RuntimeError("server exited")
         try:
             c = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
-            c.request("GET", "/health")
+            c.request("GET", path)
             if c.getresponse().status == 200:
                 return
         except OSError:
@@ -53,9 +56,9 @@ def wait_health(port, proc, timeout=300):
     raise RuntimeError("server never became ready")
 
 
-def stream_one(port, tokens, ban, results, i):
+def stream_one(port, tokens, ban, results, i, temperature=0.0):
     body = {"model": "m", "messages": [{"role": "user", "content": f"Tell me a long story about ship {i}."}],
-            "max_tokens": tokens, "temperature": 0.8, "seed": i, "stream": True,
+            "max_tokens": tokens, "temperature": temperature, "seed": i, "stream": True,
             "stream_options": {"include_usage": True}}
     if ban:
         body["logit_bias"] = {str(t): -100 for t in ban}
@@ -88,9 +91,10 @@ def stream_one(port, tokens, ban, results, i):
         results[i] = ("error", str(e), 0, time.time() - t0)
 
 
-def level(port, clients, tokens, ban):
+def level(port, clients, tokens, ban, temperature=0.0):
     results = [None] * clients
-    threads = [threading.Thread(target=stream_one, args=(port, tokens, ban, results, i)) for i in range(clients)]
+    threads = [threading.Thread(target=stream_one, args=(port, tokens, ban, results, i, temperature))
+               for i in range(clients)]
     t0 = time.time()
     for t in threads:
         t.start()
@@ -129,7 +133,7 @@ def start_reference(args, port):
 def run_levels(name, port, args, ban):
     rows = []
     for n in args.levels:
-        results, wall = level(port, n, args.tokens, ban)
+        results, wall = level(port, n, args.tokens, ban, args.temperature)
         toks = sum(r[2] for r in results if r)
         ok = sum(1 for r in results if r and r[0] == "done")
         rows.append((name, n, ok, toks, wall, toks / wall if wall > 0 else 0.0))
@@ -158,6 +162,7 @@ def main():
     ap.add_argument("--tokens", type=int, default=64)
     ap.add_argument("--load", type=int, default=0, help="clients of the load check (0: skip)")
     ap.add_argument("--max-queue", type=int, default=64)
+    ap.add_argument("--temperature", type=float, default=0.0, help="0: greedy")
     ap.add_argument("--ban", default="0,2", help="token ids banned so replies run to --tokens (SmolLM2's ends)")
     ap.add_argument("--ref-venv", default=os.path.expanduser("~/.cache/hearth/ref-venv"))
     args = ap.parse_args()
@@ -168,10 +173,10 @@ def main():
     proc = start_hearth(args, port)
     try:
         wait_health(port, proc)
-        run_levels("hearth serve", port, args, ban)
+        ours = run_levels("hearth serve", port, args, ban)
         if args.load:
             before = rss_kb(proc.pid)
-            results, wall = level(port, args.load, args.tokens, ban)
+            results, wall = level(port, args.load, args.tokens, ban, args.temperature)
             kinds = {}
             for r in results:
                 key = "lost" if r is None else (r[0] if r[0] != "status" else f"http {r[1]}")
@@ -193,10 +198,14 @@ def main():
               "(pip install 'llama-cpp-python[server]' there); skipped")
         return 0
     try:
-        wait_health(ref_port, ref)
-        run_levels("llama-cpp srv", ref_port, args, ban)
+        wait_health(ref_port, ref, path="/v1/models")  # llama-cpp-python's server has no /health
+        theirs = run_levels("llama-cpp srv", ref_port, args, ban)
     finally:
         stop(ref)
+    print("\n| clients | hearth serve t/s | llama-cpp-python server t/s | ratio |\n|---:|---:|---:|---:|")
+    for a, b in zip(ours, theirs):
+        ratio = a[5] / b[5] if b[5] > 0 else float("nan")
+        print(f"| {a[1]} | {a[5]:.1f} ({a[2]}/{a[1]} done) | {b[5]:.1f} ({b[2]}/{b[1]} done) | {ratio:.2f} |")
     return 0
 
 

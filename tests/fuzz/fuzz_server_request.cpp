@@ -37,5 +37,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
     each(parseDetokenizeRequest);
     each(parseTemplateRequest);
     each(parseModelNameRequest);
+    each(parseEmbeddingRequest);
     return 0;
 }

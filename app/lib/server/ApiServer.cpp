@@ -308,16 +308,11 @@ void ApiServer::routes()
         post(path("/tokenize"), &ApiServer::tokenize);
         post(path("/detokenize"), &ApiServer::detokenize);
         post(path("/apply-template"), &ApiServer::applyTemplate);
+        post(path("/embeddings"), &ApiServer::embeddings);
         post(path("/models/load"), &ApiServer::loadModel);
         post(path("/models/unload"), &ApiServer::unloadModel);
     }
     get("/metrics", &ApiServer::metrics);
-    for (const char* p : {"/embeddings", "/v1/embeddings"})
-        s.Post(p, [](const httplib::Request&, httplib::Response& res) {
-            sendError(res, ApiError(501, "not_supported_error",
-                                    "embeddings are not served yet: they need the embedding engine of the "
-                                    "Documents feature"));
-        });
 }
 
 } // namespace hearth::server

@@ -82,6 +82,7 @@ private:
     void tokenize(const httplib::Request& req, httplib::Response& res);
     void detokenize(const httplib::Request& req, httplib::Response& res);
     void applyTemplate(const httplib::Request& req, httplib::Response& res);
+    void embeddings(const httplib::Request& req, httplib::Response& res);
     void metrics(const httplib::Request& req, httplib::Response& res);
     void loadModel(const httplib::Request& req, httplib::Response& res);
     void unloadModel(const httplib::Request& req, httplib::Response& res);

@@ -100,6 +100,12 @@ BatchEngine::BatchEngine(std::shared_ptr<const LoadedModel> model, std::unique_p
     m_thread = std::thread([this] { run(); });
 }
 
+BatchEngine::BatchEngine(std::unique_ptr<Embedder> embedder, std::unique_ptr<Backend> host)
+    : m_host(std::move(host)), m_embedder(std::move(embedder)), m_maxQueue(0)
+{
+    m_contextSize = m_embedder->maxTokens();
+}
+
 BatchEngine::~BatchEngine()
 {
     {
@@ -107,7 +113,8 @@ BatchEngine::~BatchEngine()
         m_stop = true;
     }
     m_cv.notify_all();
-    m_thread.join();
+    if (m_thread.joinable())
+        m_thread.join();
     // What never got a slot, and what was running, hears why.
     for (const auto& job : m_queue)
         job->post(JobEvent{JobEvent::Kind::Failed, {}, {}, {}, "the model was unloaded"});
@@ -117,6 +124,7 @@ BatchEngine::~BatchEngine()
     m_slots.clear();
     m_ctx.reset();
     m_model.reset();
+    m_embedder.reset();
 }
 
 std::unique_ptr<BatchEngine> BatchEngine::load(const std::string& path, const LoadConfig& config,
@@ -127,6 +135,15 @@ std::unique_ptr<BatchEngine> BatchEngine::load(const std::string& path, const Lo
     std::unique_ptr<Backend> device = layers != 0 && config.openDevice ? config.openDevice() : nullptr;
     if (!device)
         layers = 0;
+    {
+        // An encoder answers embeddings only (no KV cache, no next token).
+        auto file = std::make_shared<const gguf::File>(path);
+        std::shared_ptr<const Model> probe = Model::create(file, *host);
+        if (!probe->params().causal) {
+            auto embedder = std::make_unique<Embedder>(std::move(probe), *host);
+            return std::make_unique<BatchEngine>(std::move(embedder), std::move(host));
+        }
+    }
     LoadOptions lo;
     lo.cancel = cancel;
     lo.device = device.get();
@@ -134,6 +151,49 @@ std::unique_ptr<BatchEngine> BatchEngine::load(const std::string& path, const Lo
     lo.context = config.engine.context;
     std::shared_ptr<const LoadedModel> model = LoadedModel::load(path, *host, lo);
     return std::make_unique<BatchEngine>(std::move(model), std::move(host), std::move(device), config.engine);
+}
+
+const LoadedModel& BatchEngine::model() const
+{
+    if (!m_model)
+        throw badRequest("this is an embedding model ('" + architecture() +
+                             "'): it answers POST /v1/embeddings only; chat, completions and templates need a "
+                             "generative model",
+                         "model");
+    return *m_model;
+}
+
+const Tokenizer& BatchEngine::tokenizer() const
+{
+    return m_embedder ? m_embedder->tokenizer() : m_model->tokenizer();
+}
+
+const std::string& BatchEngine::architecture() const
+{
+    return m_embedder ? m_embedder->model().params().arch : m_model->model().params().arch;
+}
+
+int64_t BatchEngine::embeddingDimension() const
+{
+    return m_embedder ? m_embedder->dimension() : 0;
+}
+
+std::vector<float> BatchEngine::embed(std::span<const std::vector<TokenId>> inputs)
+{
+    if (!m_embedder)
+        throw badRequest("this model is generative ('" + architecture() + "'), not an embedding model", "model");
+    int64_t tokens = 0;
+    for (const auto& in : inputs)
+        tokens += static_cast<int64_t>(in.size());
+    std::lock_guard embedding(m_embedMutex);
+    const Clock::time_point start = Clock::now();
+    std::vector<float> out = m_embedder->embedTokens(inputs);
+    const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
+    std::lock_guard lock(m_mutex);
+    m_metrics.requests += 1;
+    m_metrics.promptTokens += static_cast<uint64_t>(tokens);
+    m_metrics.promptSeconds += seconds;
+    return out;
 }
 
 void BatchEngine::validate(const Job& job) const
@@ -166,6 +226,7 @@ void BatchEngine::validate(const Job& job) const
 
 void BatchEngine::submit(const std::vector<std::shared_ptr<Job>>& jobs)
 {
+    (void)model(); // an embedding engine: 400
     if (jobs.empty())
         throw badRequest("'n' must be at least 1", "n");
     if (static_cast<int>(jobs.size()) > slotCount())

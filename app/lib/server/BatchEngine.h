@@ -13,12 +13,18 @@
 // numbers), a generation that reaches it stops with finish_reason "length".
 // Jobs beyond the free slots wait in a queue of bounded length (then 503).
 //
-// Threads: one engine thread runs every step; submit() and metrics() may be
-// called from any thread. Destruction cancels what is queued or running.
+// An encoder model (bert: no causal attention, no next token) loads as an
+// embedding engine instead: no slots, no engine thread; embed() runs on the
+// calling thread, one request at a time, and submit() refuses jobs.
+//
+// Threads: one engine thread runs every step; submit(), embed() and
+// metrics() may be called from any thread. Destruction cancels what is
+// queued or running.
 #pragma once
 
 #include "Job.h"
 
+#include "runtime/embedder.h"
 #include "runtime/loaded_model.h"
 
 #include <atomic>
@@ -28,6 +34,7 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <span>
 #include <string>
 #include <thread>
 #include <vector>
@@ -62,18 +69,33 @@ class BatchEngine {
 public:
     BatchEngine(std::shared_ptr<const LoadedModel> model, std::unique_ptr<Backend> host,
                 std::unique_ptr<Backend> device, const EngineOptions& options);
+    // An embedding engine; `embedder` runs on `host`.
+    BatchEngine(std::unique_ptr<Embedder> embedder, std::unique_ptr<Backend> host);
     ~BatchEngine();
     BatchEngine(const BatchEngine&) = delete;
     BatchEngine& operator=(const BatchEngine&) = delete;
 
-    // Loads `path` (throws hearth::Error / hearth::Cancelled).
+    // Loads `path` (throws hearth::Error / hearth::Cancelled): an embedding
+    // engine for an encoder model, else a generative one.
     static std::unique_ptr<BatchEngine> load(const std::string& path, const LoadConfig& config,
                                              const std::atomic<bool>* cancel = nullptr);
 
-    const LoadedModel& model() const { return *m_model; }
+    bool embeddingOnly() const { return m_embedder != nullptr; }
+    // The generative model; throws ApiError 400 for an embedding engine.
+    const LoadedModel& model() const;
+    const Tokenizer& tokenizer() const;
+    // The architecture (general.architecture), e.g. "llama", "bert".
+    const std::string& architecture() const;
     int slotCount() const { return static_cast<int>(m_slots.size()); }
+    // Generative: KV cells of all slots; embedding: tokens one input may have.
     int64_t contextSize() const { return m_contextSize; }
-    int64_t slotContext() const { return m_contextSize / slotCount(); }
+    int64_t slotContext() const { return m_slots.empty() ? m_contextSize : m_contextSize / slotCount(); }
+
+    // Embedding engine only: one unit vector of embeddingDimension() floats
+    // per input, row after row. Each input is the model's token ids, 1 to
+    // contextSize() of them, inside the vocabulary (the caller checks).
+    int64_t embeddingDimension() const;
+    std::vector<float> embed(std::span<const std::vector<TokenId>> inputs);
 
     // Queues the jobs of one request together. Throws ApiError: 400 for a
     // prompt that does not fit a slot or names tokens outside the
@@ -100,6 +122,8 @@ private:
 
     std::unique_ptr<Backend> m_host, m_device;
     std::shared_ptr<const LoadedModel> m_model;
+    std::unique_ptr<Embedder> m_embedder; // embedding engine only, uses m_host
+    std::mutex m_embedMutex;              // one embed() at a time
     std::unique_ptr<Context> m_ctx;
     int64_t m_contextSize = 0;
     int m_maxQueue;

@@ -115,7 +115,7 @@ void ApiServer::tokenize(const httplib::Request& req, httplib::Response& res)
     const json body = parseBody(req.body);
     const TokenizeRequest r = parseTokenizeRequest(body);
     const auto lease = leaseFor(m_router, body);
-    const Tokenizer& tok = lease->engine().model().tokenizer();
+    const Tokenizer& tok = lease->engine().tokenizer();
     const std::vector<TokenId> ids = tok.encode(r.content, r.addSpecial, /*parseSpecial=*/true);
     json tokens = json::array();
     for (const TokenId t : ids) {
@@ -132,7 +132,7 @@ void ApiServer::detokenize(const httplib::Request& req, httplib::Response& res)
     const json body = parseBody(req.body);
     const DetokenizeRequest r = parseDetokenizeRequest(body);
     const auto lease = leaseFor(m_router, body);
-    const Tokenizer& tok = lease->engine().model().tokenizer();
+    const Tokenizer& tok = lease->engine().tokenizer();
     for (const TokenId t : r.tokens)
         if (t < 0 || t >= tok.vocabSize())
             throw badRequest("token id " + std::to_string(t) + " is outside the vocabulary (" +

@@ -427,4 +427,59 @@ ModelNameRequest parseModelNameRequest(const json& body)
     return ModelNameRequest{*m};
 }
 
+EmbeddingRequest parseEmbeddingRequest(const json& body)
+{
+    const Fields f(body);
+    EmbeddingRequest r;
+    r.model = f.string("model").value_or("");
+    const char* shapes = "a string, an array of strings, an array of token ids or an array of token id arrays";
+    const json* in = f.get("input");
+    if (!in)
+        throw badRequest("'input' is required", "input");
+    if (in->is_string()) {
+        if (in->get_ref<const std::string&>().empty())
+            throw badRequest("'input' is an empty string: there is nothing to embed", "input");
+        r.texts.push_back(in->get<std::string>());
+    } else if (in->is_array()) {
+        if (in->empty())
+            throw badRequest("'input' is an empty array: there is nothing to embed", "input");
+        if (in->size() > kMaxEmbeddingInputs)
+            throw badRequest("'input' has " + std::to_string(in->size()) + " entries; at most " +
+                                 std::to_string(kMaxEmbeddingInputs) + " are allowed per request",
+                             "input");
+        const json& first = in->front();
+        if (first.is_number()) { // one text as token ids
+            r.tokens.push_back(parseTokenArray(*in, "input"));
+        } else {
+            for (size_t i = 0; i < in->size(); ++i) {
+                const json& v = (*in)[i];
+                const std::string where = "input[" + std::to_string(i) + "]";
+                if (first.is_string() && v.is_string()) {
+                    if (v.get_ref<const std::string&>().empty())
+                        throw badRequest("'" + where + "' is an empty string: there is nothing to embed", where);
+                    r.texts.push_back(v.get<std::string>());
+                } else if (first.is_array() && v.is_array()) {
+                    if (v.empty())
+                        throw badRequest("'" + where + "' is an empty array: there is nothing to embed", where);
+                    r.tokens.push_back(parseTokenArray(v, where));
+                } else {
+                    throw badRequest("'" + where + "' is " + typeName(v) + ": 'input' must be " + shapes +
+                                         ", all entries of one kind",
+                                     where);
+                }
+            }
+        }
+    } else {
+        f.wrongType("input", *in, shapes);
+    }
+    if (const std::optional<std::string> format = f.string("encoding_format")) {
+        if (*format != "float" && *format != "base64")
+            throw badRequest("'encoding_format' is '" + *format + "': it must be 'float' or 'base64'",
+                             "encoding_format");
+        r.base64 = *format == "base64";
+    }
+    r.dimensions = f.integer("dimensions", 1, 1 << 20);
+    return r;
+}
+
 } // namespace hearth::server

@@ -84,6 +84,20 @@ struct TemplateRequest {
     std::optional<bool> enableThinking;
 };
 
+// Inputs per /v1/embeddings request, as OpenAI allows.
+inline constexpr size_t kMaxEmbeddingInputs = 2048;
+
+struct EmbeddingRequest {
+    std::string model;
+    // "input": a string or an array of strings (texts), or token ids / an
+    // array of token id arrays (tokens, taken as the model's ids as they
+    // are). Exactly one of the two is filled, never with an empty entry.
+    std::vector<std::string> texts;
+    std::vector<std::vector<int32_t>> tokens;
+    bool base64 = false;               // encoding_format "base64" (else "float")
+    std::optional<int64_t> dimensions; // must equal the model's when given
+};
+
 // {"model": "..."} of /models/load and /models/unload.
 struct ModelNameRequest {
     std::string model;
@@ -99,5 +113,6 @@ TokenizeRequest parseTokenizeRequest(const nlohmann::json& body);
 DetokenizeRequest parseDetokenizeRequest(const nlohmann::json& body);
 TemplateRequest parseTemplateRequest(const nlohmann::json& body);
 ModelNameRequest parseModelNameRequest(const nlohmann::json& body);
+EmbeddingRequest parseEmbeddingRequest(const nlohmann::json& body);
 
 } // namespace hearth::server

@@ -8,6 +8,16 @@
         Ctrl-C mid-reply (the server sees the disconnect), a server killed
         mid-reply (what arrived is printed, the error follows).
 
+    cli_remote_test.py --hearth PATH hearth-serve [--model GGUF]
+        a real `hearth serve` (this build, one slot, an API key) on SmolLM2:
+        the model list (an unknown id names the served one), a streamed
+        reply, greedy output through the remote path equals `hearth run`
+        locally, a wrong key, Ctrl-C mid-stream (the server sees the
+        disconnect: its /metrics show the request cancelled and no slot
+        busy, and the next request is served at once on the one slot), a
+        stall (the server stopped with SIGSTOP), the server killed
+        mid-reply. Skips (77) without the model.
+
     cli_remote_test.py --hearth PATH llama-cpp [--python VENV_PYTHON] [--model GGUF]
         llama-cpp-python's OpenAI-compatible server on SmolLM2: greedy output
         through the remote path equals `hearth run` locally; the model list;
@@ -25,6 +35,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import urllib.request
 
@@ -150,6 +161,132 @@ def fake():
         server.wait()
 
 
+def default_model():
+    if ARGS.model:
+        return ARGS.model
+    base = os.environ.get("HEARTH_MODELS_DIR") or os.path.join(
+        os.environ.get("XDG_DATA_HOME") or os.path.expanduser("~/.local/share"), "hearth", "models")
+    return os.path.join(base, "SmolLM2-135M-Instruct.Q4_1.gguf")
+
+
+def metrics(url, key):
+    """hearth serve's /metrics as {name: value} (summed over labels)."""
+    req = urllib.request.Request(url + "/metrics", headers={"Authorization": "Bearer " + key})
+    with urllib.request.urlopen(req, timeout=10) as r:
+        text = r.read().decode()
+    out = {}
+    for line in text.splitlines():
+        if line.startswith("hearth:"):
+            name, value = line.split(" ", 1)
+            name = name.split("{", 1)[0][len("hearth:"):]
+            out[name] = out.get(name, 0.0) + float(value)
+    return out
+
+
+def hearth_serve():
+    model = default_model()
+    if not os.path.exists(model):
+        print("SKIP: %s not found (scripts/setup)" % model)
+        return SKIP
+    threads = os.environ.get("HEARTH_TEST_THREADS", "2")
+    server = subprocess.Popen([ARGS.hearth, "serve", "-m", model, "--alias", "smollm2", "--port", "0", "-np", "1",
+                               "-c", "2048", "-t", threads, "--api-key", "sesame"],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    try:
+        port = None
+        for line in server.stderr:  # "hearth serve: listening on http://127.0.0.1:PORT"
+            if "listening on http://" in line:
+                port = int(line.rsplit(":", 1)[1])
+                break
+        check(port is not None, "hearth serve started")
+        if port is None:
+            return 1
+        # Keep reading its stderr so it never blocks on a full pipe.
+        threading.Thread(target=lambda: [None for _ in server.stderr], daemon=True).start()
+        url = "http://127.0.0.1:%d" % port
+        if wait_http(url + "/health", timeout=180) is None:
+            check(False, "hearth serve became ready")
+            return 1
+        key = {"SERVE_KEY": "sesame"}
+        base = ["--endpoint", url, "--api-key-env", "SERVE_KEY"]
+
+        listed = wait_http(url + "/v1/models", headers={"Authorization": "Bearer sesame"})
+        check(listed is not None and b'"smollm2"' in listed, "the server lists the model", repr(listed))
+        rc, out, err = hearth(["run"] + base + ["-m", "gpt-9", "-p", "x"], key)
+        check(rc == 1 and "does not serve the model 'gpt-9'" in err and "smollm2" in err,
+              "an unknown model: the served one is named", err)
+
+        prompt = "The capital of France is"
+        rc, local, err = hearth(["run", "-m", model, "-p", prompt, "--temp", "0", "-n", "32", "-t", threads])
+        check(rc == 0 and local.strip(), "hearth run locally", err)
+        rc, remote, err = hearth(["run"] + base + ["-m", "smollm2", "-p", prompt, "--temp", "0", "-n", "32"], key)
+        check(rc == 0 and remote.strip() and "generated: " in err, "hearth run --endpoint streams a reply",
+              remote + err)
+        check(remote == local, "greedy output through hearth serve equals hearth run",
+              "local:  %r\nremote: %r" % (local, remote))
+        rc, chat, err = hearth(["run", "--chat"] + base + ["-m", "smollm2", "-p", "Say hello.", "--temp", "0", "-n",
+                                                             "16"], key)
+        check(rc == 0 and chat.strip(), "hearth run --chat --endpoint: a chat reply", chat + err)
+
+        rc, out, err = hearth(["run"] + base + ["-m", "smollm2", "-p", prompt], {"SERVE_KEY": "wrong"})
+        check(rc == 1 and "refused the API key (HTTP 401)" in err, "a wrong key: a clear message", err)
+
+        # Ctrl-C mid-stream: the server must see the disconnect and free its one slot.
+        before = metrics(url, "sesame")
+        # (A raw prompt whose greedy continuation runs on: a story opening.)
+        story = "Once upon a time, in a small village by the sea, there lived"
+        proc = start_stream(["run"] + base + ["-m", "smollm2", "-p", story, "-n", "1500", "--temp", "0"], key)
+        got = read_until(proc, " ", timeout=60)
+        time.sleep(0.3)
+        busy = metrics(url, "sesame").get("requests_processing", 0)
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=10)
+        check(proc.returncode == 0 and "stop: stopped" in err and (got + out).strip(),
+              "Ctrl-C stops the remote reply, the text so far kept", got + out + err)
+        check(busy == 1, "the slot was busy while the reply streamed (requests_processing %g)" % busy)
+        freed, after = False, {}
+        for _ in range(100):
+            after = metrics(url, "sesame")
+            if after.get("requests_processing", 1) == 0 and \
+                    after.get("requests_cancelled_total", 0) > before.get("requests_cancelled_total", 0):
+                freed = True
+                break
+            time.sleep(0.05)
+        check(freed, "the server saw the disconnect: the request cancelled, its slot free", repr(after))
+        check(after.get("tokens_predicted_total", 0) - before.get("tokens_predicted_total", 0) < 1500,
+              "the server stopped generating for the client that left")
+        start = time.time()
+        rc, out, err = hearth(["run"] + base + ["-m", "smollm2", "-p", prompt, "--temp", "0", "-n", "4"], key)
+        elapsed = time.time() - start
+        check(rc == 0 and elapsed < 8, "the next request is served on the one slot (%.1f s)" % elapsed, err)
+
+        # A stall: the server process stopped mid-stream.
+        proc = start_stream(["run"] + base + ["-m", "smollm2", "-p", "Tell me about cats.", "-n", "1500",
+                                               "--timeout", "2"], key)
+        got = read_until(proc, " ", timeout=60)
+        server.send_signal(signal.SIGSTOP)
+        try:
+            out, err = proc.communicate(timeout=30)
+        finally:
+            server.send_signal(signal.SIGCONT)
+        check(proc.returncode == 1 and "sent nothing for 2 s" in err and (got + out).strip(),
+              "a stalled server: timeout, the text so far kept", got + out + err)
+
+        # Killed mid-reply.
+        proc = start_stream(["run"] + base + ["-m", "smollm2", "-p", "Tell me about dogs.", "-n", "1500"], key)
+        got = read_until(proc, " ", timeout=60)
+        server.kill()
+        out, err = proc.communicate(timeout=30)
+        check(proc.returncode == 1 and (got + out).strip() and
+              ("before the reply was complete" in err or "closed before" in err),
+              "a server killed mid-reply: what arrived is kept, the error is shown", got + out + err)
+    finally:
+        if server.poll() is None:
+            server.kill()
+        server.wait()
+    return 0
+
+
 def llama_server(python, model, port, extra=()):
     cmd = [python, "-m", "llama_cpp.server", "--model", model, "--model_alias", "smollm2", "--host", "127.0.0.1",
            "--port", str(port), "--n_ctx", "2048", "--n_threads", "2", "--verbose", "false"] + list(extra)
@@ -166,11 +303,7 @@ def llama_cpp():
                       capture_output=True).returncode != 0:
         print("SKIP: llama-cpp-python's server extra is not installed (scripts/setup-reference)")
         return SKIP
-    model = ARGS.model
-    if not model:
-        base = os.environ.get("HEARTH_MODELS_DIR") or os.path.join(
-            os.environ.get("XDG_DATA_HOME") or os.path.expanduser("~/.local/share"), "hearth", "models")
-        model = os.path.join(base, "SmolLM2-135M-Instruct.Q4_1.gguf")
+    model = default_model()
     if not os.path.exists(model):
         print("SKIP: %s not found (scripts/setup)" % model)
         return SKIP
@@ -272,9 +405,9 @@ def main():
     ap.add_argument("--hearth", required=True)
     ap.add_argument("--python")
     ap.add_argument("--model")
-    ap.add_argument("server", choices=["fake", "llama-cpp"])
+    ap.add_argument("server", choices=["fake", "hearth-serve", "llama-cpp"])
     ARGS = ap.parse_args()
-    rc = fake() if ARGS.server == "fake" else llama_cpp()
+    rc = {"fake": fake, "hearth-serve": hearth_serve, "llama-cpp": llama_cpp}[ARGS.server]()
     if rc == SKIP:
         return SKIP
     if FAILURES:
