@@ -4,7 +4,9 @@
     ~/.cache/hearth/ref-venv/bin/python bench/quantize_vs_llama_cpp.py F16.gguf \
         [--hearth build/dev/app/cli/hearth] [--mixes Q4_0 Q4_K_M ...] [--threads N] [--runs R]
 
-For each mix it runs `hearth quantize F16.gguf OUT TYPE --threads N` and
+For each mix it runs `hearth quantize F16.gguf OUT TYPE --threads N` (or,
+with --hearth pointing at build/dev/bench/bench_quantize, that program: the
+same quantizer without the CLI, for a build that has not made the app) and
 llama.cpp's llama_model_quantize (llama-cpp-python, nthread N) R times each,
 alternating, and prints the best wall time of each, the ratio (llama.cpp /
 Hearth: above 1 means Hearth is faster) and whether the two outputs are the
@@ -50,8 +52,9 @@ def run_llama(src, dst, ftype, threads):
 
 
 def run_hearth(exe, src, dst, mix, threads):
+    cmd = [exe] if Path(exe).name.startswith("bench_quantize") else [exe, "quantize"]
     t0 = time.perf_counter()
-    subprocess.run([exe, "quantize", str(src), str(dst), mix, "--threads", str(threads)], check=True,
+    subprocess.run(cmd + [str(src), str(dst), mix, "--threads", str(threads)], check=True,
                    stdout=subprocess.DEVNULL)
     return time.perf_counter() - t0
 

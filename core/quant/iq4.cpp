@@ -128,6 +128,21 @@ void quantizeRowIQ4_NL(const float* x, BlockIQ4_NL* y, int64_t n)
     }
 }
 
+// The scale searched as for an iq4_xs group; the indices are then those of
+// the unrounded scale (ggml's quantize_iq4_nl without weights).
+void quantizeChunkIQ4_NL(const float* x, BlockIQ4_NL* y, int64_t n)
+{
+    uint8_t L[QK4_NL];
+    for (int64_t i = 0; i < n / QK4_NL; ++i, x += QK4_NL) {
+        const float d = fitGroup(x, /*ntry=*/7, L);
+        y[i].d = storeHalf(d);
+        const float id = d != 0.0f ? 1 / d : 0.0f;
+        for (int j = 0; j < QK4_NL; ++j)
+            L[j] = static_cast<uint8_t>(nearestValueIndex(id * x[j]));
+        packNibbles(L, QK4_NL, y[i].qs);
+    }
+}
+
 // Eight groups with searched scales, stored as 6-bit signed multiples of
 // (largest-magnitude scale)/-32; the indices are recomputed with each
 // group's stored scale.

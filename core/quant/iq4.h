@@ -14,6 +14,10 @@
 // quantize_row_iq4_xs_ref): per 32 elements, the scale whose nearest-value
 // rounding fits best in weighted least squares (weights x^2), and for
 // iq4_xs the sub-block scales stored as 6-bit multiples of the largest/32.
+// quantizeChunkIQ4_NL is what llama.cpp writes into model files
+// (quantize_iq4_nl, no importance matrix): the reference's first fit, then
+// 15 more inverse scales tried as for iq4_xs, and the indices recomputed
+// with the chosen scale.
 #pragma once
 
 #include <cstdint>
@@ -42,6 +46,7 @@ void dequantizeRowIQ4_NL(const BlockIQ4_NL* x, float* y, int64_t n);
 void dequantizeRowIQ4_XS(const BlockIQ4_XS* x, float* y, int64_t n);
 
 void quantizeRowIQ4_NL(const float* x, BlockIQ4_NL* y, int64_t n);
+void quantizeChunkIQ4_NL(const float* x, BlockIQ4_NL* y, int64_t n);
 void quantizeRowIQ4_XS(const float* x, BlockIQ4_XS* y, int64_t n);
 
 } // namespace hearth

@@ -35,10 +35,12 @@ struct TraitsTable {
     std::array<bool, kGgmlTypeIdLimit> known{};
 
     constexpr void add(GgmlType t, std::string_view name, int64_t blockSize, size_t blockBytes, bool quantized,
-                       DequantizeRowFn dequantize = nullptr, QuantizeRowFn quantize = nullptr)
+                       DequantizeRowFn dequantize = nullptr, QuantizeRowFn quantize = nullptr,
+                       QuantizeRowFn quantizeChunk = nullptr)
     {
         const auto id = static_cast<uint32_t>(t);
-        entries[id] = TypeTraits{t, name, blockSize, blockBytes, quantized, dequantize, quantize};
+        entries[id] = TypeTraits{t,         name,       blockSize, blockBytes,
+                                 quantized, dequantize, quantize,  quantizeChunk ? quantizeChunk : quantize};
         known[id] = true;
     }
 };
@@ -80,7 +82,8 @@ TraitsTable makeTable()
     t.add(GgmlType::IQ3_XXS, "iq3_xxs", 256, 98, true);
     t.add(GgmlType::IQ1_S, "iq1_s", 256, 50, true);
     t.add(GgmlType::IQ4_NL, "iq4_nl", 32, 18, true,
-          dequantizeAs<BlockIQ4_NL, dequantizeRowIQ4_NL>, quantizeAs<BlockIQ4_NL, quantizeRowIQ4_NL>);
+          dequantizeAs<BlockIQ4_NL, dequantizeRowIQ4_NL>, quantizeAs<BlockIQ4_NL, quantizeRowIQ4_NL>,
+          quantizeAs<BlockIQ4_NL, quantizeChunkIQ4_NL>);
     t.add(GgmlType::IQ3_S, "iq3_s", 256, 110, true);
     t.add(GgmlType::IQ2_S, "iq2_s", 256, 82, true);
     t.add(GgmlType::IQ4_XS, "iq4_xs", 256, 136, true,

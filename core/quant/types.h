@@ -65,6 +65,12 @@ struct TypeTraits {
     bool quantized;                       // block-quantized (not a plain number type)
     DequantizeRowFn dequantize = nullptr; // scalar reference; nullptr if unsupported
     QuantizeRowFn quantize = nullptr;     // scalar reference; nullptr if none
+    // What ggml_quantize_chunk writes without an importance matrix, i.e.
+    // the bytes of a model file that llama-quantize makes. The same as
+    // `quantize` for every type but iq4_nl, whose reference row quantizer
+    // tries one scale while the model quantizer searches 15 (ggml's
+    // quantize_row_iq4_nl_ref vs quantize_iq4_nl). nullptr if none.
+    QuantizeRowFn quantizeChunk = nullptr;
 };
 
 // Traits of a known type id, or nullptr for an id ggml never defined (or

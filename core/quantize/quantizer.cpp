@@ -81,7 +81,7 @@ Plan makePlan(const QuantizeOptions& o)
             if (t.type != GgmlType::F32 && !from.dequantize)
                 throw Error(pathToUtf8(o.input) + ": tensor '" + j.report.name + "' is " + std::string(from.name) +
                             ", which Hearth cannot convert to " + std::string(to.name));
-            if (!to.quantize)
+            if (!to.quantizeChunk)
                 throw Error("quantize: Hearth has no quantizer for " + std::string(to.name) + " (tensor '" +
                             j.report.name + "')");
         }
@@ -141,7 +141,7 @@ bool convertRows(const Job& j, int64_t row0, int64_t rows, uint8_t* dst, int thr
                 from.dequantize(in, f32.data(), n * cols);
                 x = f32.data();
             }
-            to.quantize(x, dst + static_cast<size_t>(r0) * outRow, n * cols);
+            to.quantizeChunk(x, dst + static_cast<size_t>(r0) * outRow, n * cols);
         }
     };
     const int nThreads = static_cast<int>(std::clamp<int64_t>(chunks, 1, threads));

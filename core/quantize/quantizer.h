@@ -1,11 +1,12 @@
 // `hearth quantize`: a GGUF model to another GGUF whose weights are
 // re-encoded in a llama.cpp quantization mix (quant_policy.h picks each
 // tensor's type), with the bytes llama.cpp's llama-quantize writes without an
-// importance matrix: the scalar reference quantizers of core/quant are
-// bit-exact with ggml's quantize_row_*_ref, and the file keeps llama.cpp's
-// layout (all metadata in order, general.quantization_version and
-// general.file_type moved to the end, split.* dropped; tensors by layer, then
-// by name; 32-byte alignment unless the input sets general.alignment).
+// importance matrix: the chunk quantizers of core/quant
+// (TypeTraits::quantizeChunk) are bit-exact with ggml_quantize_chunk's, and
+// the file keeps llama.cpp's layout (all metadata in order,
+// general.quantization_version and general.file_type moved to the end,
+// split.* dropped; tensors by layer, then by name; 32-byte alignment unless
+// the input sets general.alignment).
 //
 // Everything is planned and checked before the output is created (a tensor
 // that would need requantizing without allowRequantize, a type without a

@@ -41,6 +41,13 @@ TYPES = [
     ("f16", 1, 2, "ggml_fp32_to_fp16_row"),
     ("bf16", 1, 2, "ggml_fp32_to_bf16_row_ref"),
 ]
+# What ggml_quantize_chunk (llama-quantize) calls without an importance
+# matrix, where it is not the row reference above: (type, bytes per 256
+# elements, function(src, dst, nrow, n_per_row, imatrix)).
+CHUNK_TYPES = [
+    ("iq4_nl", 144, "quantize_iq4_nl"),
+    ("iq4_xs", 136, "quantize_iq4_xs"),
+]
 
 
 def inputs(rng: np.random.Generator, n: int) -> np.ndarray:
@@ -89,6 +96,13 @@ def main() -> None:
         fn.restype = None
         fn(x.ctypes.data, ctypes.addressof(out), n)
         cases.append({"type": name, "function": fn_name, "output": add(bytes(out))})
+    for name, nbytes, fn_name in CHUNK_TYPES:
+        out = (ctypes.c_uint8 * (n // 256 * nbytes))()
+        fn = getattr(lib, fn_name)
+        fn.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_int64, ctypes.c_int64, ctypes.c_void_p]
+        fn.restype = ctypes.c_size_t
+        fn(x.ctypes.data, ctypes.addressof(out), n // 256, 256, None)
+        cases.append({"type": name, "function": fn_name, "chunk": True, "output": add(bytes(out))})
     OUT.mkdir(parents=True, exist_ok=True)
     (OUT / "ggml_quantize.bin").write_bytes(b"".join(parts))
     index = {"generator": "scripts/refs/make_ggml_quant_refs.py", "llama_cpp_python": llama_cpp.__version__,

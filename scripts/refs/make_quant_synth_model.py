@@ -2,16 +2,20 @@
 """Writes the synthetic Llama-3.2-1B-shaped F16 GGUF that the quantize golden
 files (make_quantize_golden.py) and test_quantize_golden use.
 
-Shaped like Llama 3.2 1B in every width that the quantization rules read:
-hidden 2048, FFN 8192, 32 query heads of 64 and 8 KV heads (GQA 4), tied
-embeddings. Smaller where the rules do not care, to keep the test in
-seconds: 4 layers instead of 16 (use_more_bits still bumps layers 2 and 3
-and leaves 0 and 1, as it does for a quarter of the real model's layers)
-and a vocabulary of 4096 instead of 128256.
+Every tensor has a Llama 3.2 1B tensor's shape: hidden 2048, FFN 8192,
+32 query heads of 64 and 8 KV heads (GQA 4), the full vocabulary of 128256
+and tied embeddings (token_embd.weight is also the output, so the mixes give
+it the output tensor's type). Only the layer count is smaller: 4 instead of
+16, to keep the F16 at ~1 GB and the golden run and test within minutes on
+a loaded 2-core machine. The layer-dependent rules still see every case:
+use_more_bits(i, 4) bumps layers 2 and 3 and leaves 0 and 1 (as it does
+for a quarter of the real model's layers), and i < n/8 holds for none.
 
 Values come from an integer hash (no numpy RNG, whose streams may change
 between versions), shaped like weights: roughly normal, each row at its own
-scale, a few outliers. The same bytes on every run and machine:
+scale, a few outliers. Each element depends only on (tensor seed, row,
+column), so rows are made in chunks (bounded memory) and the file is the
+same bytes on every run and machine:
 
     make_quant_synth_model.py OUT.gguf
 
@@ -28,14 +32,15 @@ HEADS = 32
 KV_HEADS = 8
 HEAD_DIM = 64
 LAYERS = 4
-VOCAB = 4096
+VOCAB = 128256
+CHUNK = 1 << 22  # elements made at a time
 CTX = 8192
 
 
-def uniform(n, seed):
-    """n floats in [0, 1) from a splitmix64-style hash of (index, seed)."""
+def uniform(first, n, seed):
+    """n floats in [0, 1) from a splitmix64-style hash of (first + i, seed)."""
     with np.errstate(over="ignore"):
-        z = np.arange(n, dtype=np.uint64) + np.uint64(seed) * np.uint64(0x9E3779B97F4A7C15)
+        z = np.arange(first, first + n, dtype=np.uint64) + np.uint64(seed) * np.uint64(0x9E3779B97F4A7C15)
         z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
         z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
         z = z ^ (z >> np.uint64(31))
@@ -44,18 +49,23 @@ def uniform(n, seed):
 
 def matrix(n_in, n_out, seed):
     # ggml shape [n_in, n_out] is a numpy array (n_out, n_in).
-    n = n_in * n_out
-    u = uniform(3 * n, seed).reshape(3, n)
-    x = (u.sum(axis=0) - 1.5) * 2.0  # Irwin-Hall: bell-shaped, unit-ish variance
-    row_scale = 0.5 + 1.5 * uniform(n_out, seed + 7919)
-    x = x.reshape(n_out, n_in) * row_scale[:, None] / np.sqrt(n_in)
-    spikes = (uniform(n, seed + 104729) < 1e-4).reshape(n_out, n_in)
-    x[spikes] *= 12.0
-    return x.astype(np.float16)
+    out = np.empty((n_out, n_in), dtype=np.float16)
+    row_scale = 0.5 + 1.5 * uniform(0, n_out, seed + 7919)
+    rows = max(1, CHUNK // n_in)
+    for r0 in range(0, n_out, rows):
+        r1 = min(n_out, r0 + rows)
+        first, n = r0 * n_in, (r1 - r0) * n_in
+        # Irwin-Hall of three hashes: bell-shaped, unit-ish variance
+        x = uniform(first, n, seed) + uniform(first, n, seed + 1000003) + uniform(first, n, seed + 2000003)
+        x = ((x - 1.5) * 2.0).reshape(r1 - r0, n_in) * row_scale[r0:r1, None] / np.sqrt(n_in)
+        spikes = (uniform(first, n, seed + 104729) < 1e-4).reshape(r1 - r0, n_in)
+        x[spikes] *= 12.0
+        out[r0:r1] = x.astype(np.float16)
+    return out
 
 
 def norm(n, seed):
-    return (1.0 + 0.2 * (uniform(n, seed) - 0.5)).astype(np.float32)
+    return (1.0 + 0.2 * (uniform(0, n, seed) - 0.5)).astype(np.float32)
 
 
 def main():

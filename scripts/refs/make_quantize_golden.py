@@ -8,8 +8,8 @@ The F16 models:
            (ftype MOSTLY_F16 with allow_requantize: 2-D weights to F16,
            1-D tensors stay F32)
   gemma3   gemma-3-270m-q4_k_m.gguf, the same way
-  synth    make_quant_synth_model.py's Llama-3.2-1B-shaped F16 (4 layers,
-           vocabulary 4096; see that script)
+  synth    make_quant_synth_model.py's F16 with Llama 3.2 1B's tensor shapes
+           (full vocabulary, 4 layers instead of 16; see that script)
 and each is quantized to Q4_0, Q8_0, Q4_K_M, Q5_K_M, Q6_K and IQ4_XS.
 
 For each output the golden file records the sha256 of the whole file, the
@@ -20,7 +20,8 @@ the same, so the test can check Hearth's own dequantization first.
 Needs the reference venv (scripts/setup-reference) and the real models
 (scripts/setup):
     ~/.cache/hearth/ref-venv/bin/python scripts/refs/make_quantize_golden.py
-Output: tests/data/quantize/<model>.json. Takes a few minutes.
+Output: tests/data/quantize/<model>.json, a few dozen KiB each (hashes, never
+data; one tensor a line). Takes ~10 minutes on 2 busy cores.
 """
 import argparse
 import ctypes
@@ -81,15 +82,38 @@ def describe(path):
     return {"file_sha256": sha256_file(path), "keys": keys, "tensors": tensors}
 
 
+def dump(golden):
+    """JSON with one tensor (or key list) a line: small, and diffs stay readable."""
+    def compact(desc):
+        return ("{\n   \"file_sha256\": %s,\n   \"keys\": %s,\n   \"tensors\": [\n    %s\n   ]\n  }"
+                % (json.dumps(desc["file_sha256"]), json.dumps(desc["keys"]),
+                   ",\n    ".join(json.dumps(t) for t in desc["tensors"])))
+    lines = []
+    for k, v in golden.items():
+        if k == "f16":
+            lines.append(' "f16": ' + compact(v).replace("\n  ", "\n "))
+        elif k == "mixes":
+            mixes = ",\n".join('  %s: %s' % (json.dumps(m), compact(d)) for m, d in v.items())
+            lines.append(' "mixes": {\n' + mixes + "\n }")
+        else:
+            lines.append(" %s: %s" % (json.dumps(k), json.dumps(v)))
+    text = "{\n" + ",\n".join(lines) + "\n}\n"
+    assert json.loads(text) == golden
+    return text
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--only", nargs="*", default=None, help="model names (smollm2 gemma3 synth)")
+    ap.add_argument("--work", type=Path, default=None,
+                    help="keep the F16s and llama.cpp's outputs in this folder (default: a temporary one, removed)")
     args = ap.parse_args()
     OUT.mkdir(parents=True, exist_ok=True)
     llama_cpp.llama_backend_init()
-    with tempfile.TemporaryDirectory() as tmp:
-        tmp = Path(tmp)
+    with tempfile.TemporaryDirectory() as scratch:
+        tmp = args.work or Path(scratch)
+        tmp.mkdir(parents=True, exist_ok=True)
         sources = {}
         for name, file in MODELS.items():
             path = models_dir() / file
@@ -97,8 +121,10 @@ def main():
                 sys.exit(f"{path} not found: run scripts/setup")
             sources[name] = path
         synth = tmp / "synth-f16.gguf"
-        subprocess.run([sys.executable, str(ROOT / "scripts" / "refs" / "make_quant_synth_model.py"), str(synth)],
-                       check=True)
+        wanted = args.only is None or "synth" in args.only
+        if wanted and (not synth.exists() or not args.work):
+            subprocess.run([sys.executable, str(ROOT / "scripts" / "refs" / "make_quant_synth_model.py"), str(synth)],
+                           check=True)
         sources["synth"] = synth
         for name, src in sources.items():
             if args.only and name not in args.only:
@@ -116,9 +142,10 @@ def main():
                 out = tmp / f"{name}-{mix}.gguf"
                 quantize(f16, out, FTYPES[mix], args.threads)
                 golden["mixes"][mix] = describe(out)
-                out.unlink()
+                if not args.work:
+                    out.unlink()
                 print(f"  {mix}: {golden['mixes'][mix]['file_sha256'][:16]}", flush=True)
-            (OUT / f"{name}.json").write_text(json.dumps(golden, indent=1) + "\n")
+            (OUT / f"{name}.json").write_text(dump(golden))
 
 
 if __name__ == "__main__":
