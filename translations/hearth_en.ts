@@ -1113,7 +1113,23 @@
     <context>
         <name>ModelListModel</name>
         <message>
-            <source>needs %1 of %2 available</source>
+            <source>on the GPU, %1 of %2 free there (%3 in RAM)</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>%1 of %2 layers on the GPU (%3 of %4 free there), the rest in RAM (%5 of %6 available)</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>in RAM, needs %1 of %2 available</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>%1 layers need %2 on the GPU, %3 free there</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>needs %1 of %2 available in RAM</source>
             <translation type="unfinished" />
         </message>
     </context>

@@ -1116,7 +1116,27 @@
         <name>ModelListModel</name>
         <message>
             <source>needs %1 of %2 available</source>
-            <translation>需要 %1，可用 %2</translation>
+            <translation type="vanished">需要 %1，可用 %2</translation>
+        </message>
+        <message>
+            <source>on the GPU, %1 of %2 free there (%3 in RAM)</source>
+            <translation>在 GPU 上，需要 %1，可用 %2（内存中 %3）</translation>
+        </message>
+        <message>
+            <source>%1 of %2 layers on the GPU (%3 of %4 free there), the rest in RAM (%5 of %6 available)</source>
+            <translation>%2 层中的 %1 层在 GPU 上（需要 %3，可用 %4），其余在内存中（需要 %5，可用 %6）</translation>
+        </message>
+        <message>
+            <source>in RAM, needs %1 of %2 available</source>
+            <translation>在内存中，需要 %1，可用 %2</translation>
+        </message>
+        <message>
+            <source>%1 layers need %2 on the GPU, %3 free there</source>
+            <translation>%1 层在 GPU 上需要 %2，可用 %3</translation>
+        </message>
+        <message>
+            <source>needs %1 of %2 available in RAM</source>
+            <translation>内存需要 %1，可用 %2</translation>
         </message>
     </context>
     <context>
