@@ -44,6 +44,32 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 FAILURES = []
 
 
+def check_stall_then_kill(server, base, key):
+    """A server that stalls mid-stream (SIGSTOP: a timeout, the text so far
+    kept), then one killed mid-reply (what arrived kept, the error shown);
+    leaves the server dead."""
+    # A stall: the server process stopped mid-stream.
+    proc = start_stream(["run"] + base + ["-m", "smollm2", "-p", "Tell me about cats.", "-n", "1500",
+                                           "--timeout", "2"], key)
+    got = read_until(proc, " ", timeout=60)
+    server.send_signal(signal.SIGSTOP)
+    try:
+        out, err = proc.communicate(timeout=30)
+    finally:
+        server.send_signal(signal.SIGCONT)
+    check(proc.returncode == 1 and "sent nothing for 2 s" in err and (got + out).strip(),
+          "a stalled server: timeout, the text so far kept", got + out + err)
+
+    # Killed mid-reply.
+    proc = start_stream(["run"] + base + ["-m", "smollm2", "-p", "Tell me about dogs.", "-n", "1500"], key)
+    got = read_until(proc, " ", timeout=60)
+    server.kill()
+    out, err = proc.communicate(timeout=30)
+    check(proc.returncode == 1 and (got + out).strip() and
+          ("before the reply was complete" in err or "closed before" in err),
+          "a server killed mid-reply: what arrived is kept, the error is shown", got + out + err)
+
+
 def check(cond, what, detail=""):
     print(("ok   " if cond else "FAIL ") + what, flush=True)
     if not cond:
@@ -260,26 +286,7 @@ def hearth_serve():
         elapsed = time.time() - start
         check(rc == 0 and elapsed < 8, "the next request is served on the one slot (%.1f s)" % elapsed, err)
 
-        # A stall: the server process stopped mid-stream.
-        proc = start_stream(["run"] + base + ["-m", "smollm2", "-p", "Tell me about cats.", "-n", "1500",
-                                               "--timeout", "2"], key)
-        got = read_until(proc, " ", timeout=60)
-        server.send_signal(signal.SIGSTOP)
-        try:
-            out, err = proc.communicate(timeout=30)
-        finally:
-            server.send_signal(signal.SIGCONT)
-        check(proc.returncode == 1 and "sent nothing for 2 s" in err and (got + out).strip(),
-              "a stalled server: timeout, the text so far kept", got + out + err)
-
-        # Killed mid-reply.
-        proc = start_stream(["run"] + base + ["-m", "smollm2", "-p", "Tell me about dogs.", "-n", "1500"], key)
-        got = read_until(proc, " ", timeout=60)
-        server.kill()
-        out, err = proc.communicate(timeout=30)
-        check(proc.returncode == 1 and (got + out).strip() and
-              ("before the reply was complete" in err or "closed before" in err),
-              "a server killed mid-reply: what arrived is kept, the error is shown", got + out + err)
+        check_stall_then_kill(server, base, key)
     finally:
         if server.poll() is None:
             server.kill()
@@ -347,24 +354,7 @@ def llama_cpp():
         check(rc == 0 and elapsed < 8, "the server saw the disconnect (next request answered in %.1f s)" % elapsed,
               err)
 
-        # A stall: the server process stopped mid-stream.
-        proc = start_stream(["run"] + base + ["-m", "smollm2", "-p", "Tell me about cats.", "-n", "1500",
-                                               "--timeout", "2"], key)
-        got = read_until(proc, " ", timeout=60)
-        server.send_signal(signal.SIGSTOP)
-        out, err = proc.communicate(timeout=30)
-        server.send_signal(signal.SIGCONT)
-        check(proc.returncode == 1 and "sent nothing for 2 s" in err and (got + out).strip(),
-              "a stalled server: timeout, the text so far kept", got + out + err)
-
-        # Killed mid-reply.
-        proc = start_stream(["run"] + base + ["-m", "smollm2", "-p", "Tell me about dogs.", "-n", "1500"], key)
-        got = read_until(proc, " ", timeout=60)
-        server.kill()
-        out, err = proc.communicate(timeout=30)
-        check(proc.returncode == 1 and (got + out).strip() and
-              ("before the reply was complete" in err or "closed before" in err),
-              "a server killed mid-reply: what arrived is kept, the error is shown", got + out + err)
+        check_stall_then_kill(server, base, key)
     finally:
         server.kill()
         server.wait()
