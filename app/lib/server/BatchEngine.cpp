@@ -390,11 +390,8 @@ void BatchEngine::step()
     }
     if (batch.empty())
         return;
-    // A batch that wants no logits at all (only the middle of a long
-    // prompt) still asks for its last row, which is ignored: the context
-    // reads an empty output list as "every row".
-    if (outputs == 0)
-        batch.back().logits = true;
+    // A batch that wants no logits (the middle of a long prompt) is the
+    // context's to handle (Context::prepareInputs).
 
     try {
         m_ctx->decode(batch);
