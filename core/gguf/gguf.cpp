@@ -55,6 +55,34 @@ File File::fromPrefix(std::string name, std::span<const uint8_t> prefix, uint64_
     return f;
 }
 
+File File::fromPrefixes(const std::vector<PartPrefix>& parts)
+{
+    if (parts.empty())
+        throw Error("no parts of a split model were given");
+    File f = fromPrefix(parts.front().name, parts.front().prefix, parts.front().fileSize);
+    if (parts.size() == 1)
+        return f;
+    const int64_t count = f.findInt("split.count").value_or(1);
+    if (count != static_cast<int64_t>(parts.size()))
+        f.fail("split.count",
+               "is " + std::to_string(count) + " but " + std::to_string(parts.size()) + " parts were given");
+    const int64_t no = f.findInt("split.no").value_or(0);
+    if (no != 0)
+        f.fail("split.no", "is " + std::to_string(no) + " (expected 0 in the first part)");
+    uint64_t total = f.m_declaredSize;
+    for (size_t i = 1; i < parts.size(); ++i) {
+        const PartPrefix& p = parts[i];
+        const uint64_t size = std::max<uint64_t>(p.fileSize, p.prefix.size());
+        f.m_maps.push_back(std::make_unique<MappedFile>(MappedFile::borrow(p.prefix.data(), p.prefix.size(), p.name)));
+        ParsedFile part = parseFile(*f.m_maps.back(), p.name, size);
+        f.addSplitPart(part, p.name, i);
+        total += size;
+    }
+    f.m_declaredSize = total;
+    f.checkSplitTensorCount(parts.size());
+    return f;
+}
+
 void File::init(std::unique_ptr<MappedFile> map, uint64_t declaredSize)
 {
     m_maps.push_back(std::move(map));
@@ -92,23 +120,33 @@ void File::openSplits()
                                     "cannot be found");
         m_maps.push_back(std::make_unique<MappedFile>(*sibling));
         ParsedFile part = parseFile(*m_maps.back(), *sibling);
-        int64_t partNo = -1;
-        for (const KeyValue& kv : part.metadata)
-            if (kv.key == "split.no")
-                partNo = kv.value.toInt().value_or(-1);
-        if (partNo != i)
-            throw Error(*sibling + ": key 'split.no' is " + std::to_string(partNo) + " (expected " + std::to_string(i) +
-                        ")");
-        for (TensorInfo& t : part.tensors) {
-            t.split = i;
-            if (!m_tensorIndex.emplace(t.name, m_tensors.size()).second)
-                throw Error(*sibling + ": tensor " + quoted(t.name) + " is also in an earlier file of the split");
-            m_tensors.push_back(t);
-        }
+        addSplitPart(part, *sibling, static_cast<size_t>(i));
     }
+    checkSplitTensorCount(static_cast<size_t>(*count));
+}
+
+void File::addSplitPart(ParsedFile& part, const std::string& name, size_t index)
+{
+    int64_t partNo = -1;
+    for (const KeyValue& kv : part.metadata)
+        if (kv.key == "split.no")
+            partNo = kv.value.toInt().value_or(-1);
+    if (partNo != static_cast<int64_t>(index))
+        throw Error(name + ": key 'split.no' is " + std::to_string(partNo) + " (expected " + std::to_string(index) +
+                    ")");
+    for (TensorInfo& t : part.tensors) {
+        t.split = static_cast<int>(index);
+        if (!m_tensorIndex.emplace(t.name, m_tensors.size()).second)
+            throw Error(name + ": tensor " + quoted(t.name) + " is also in an earlier file of the split");
+        m_tensors.push_back(t);
+    }
+}
+
+void File::checkSplitTensorCount(size_t parts) const
+{
     if (const std::optional<int64_t> total = findInt("split.tensors.count")) {
         if (*total != static_cast<int64_t>(m_tensors.size()))
-            fail("split.tensors.count", "is " + std::to_string(*total) + " but the " + std::to_string(*count) +
+            fail("split.tensors.count", "is " + std::to_string(*total) + " but the " + std::to_string(parts) +
                                             " files hold " + std::to_string(m_tensors.size()) + " tensors");
     }
 }

@@ -137,6 +137,8 @@ public:
     uint64_t needed;
 };
 
+struct ParsedFile; // gguf_parser.h
+
 class File {
 public:
     // Opens and validates `path`. A file named NAME-00001-of-0000N.gguf (or
@@ -156,6 +158,22 @@ public:
     // when the bytes are not a valid GGUF header. `prefix` must outlive the
     // File.
     static File fromPrefix(std::string name, std::span<const uint8_t> prefix, uint64_t fileSize);
+
+    // One part of a split model seen through its first bytes.
+    struct PartPrefix {
+        std::string name;
+        std::span<const uint8_t> prefix;
+        uint64_t fileSize = 0;
+    };
+    // The headers of every part of a split model (NAME-00001-of-0000N.gguf
+    // first), each from its first bytes: the parts are checked as the
+    // whole-file reader checks its siblings (split.no in order, no tensor in
+    // two parts, split.tensors.count) and their tensors presented as one
+    // model, as File(path) does once the files are here. One part behaves as
+    // fromPrefix(). Throws IncompleteHeader (for the part its message names)
+    // and hearth::Error as fromPrefix() does. The prefixes must outlive the
+    // File.
+    static File fromPrefixes(const std::vector<PartPrefix>& parts);
 
     const std::string& path() const { return m_path; }
     uint32_t version() const { return m_version; }
@@ -198,6 +216,9 @@ private:
     File() = default;
     void init(std::unique_ptr<MappedFile> first, uint64_t declaredSize = 0);
     void openSplits();
+    // Checks part `index` of a split set (already parsed) and appends its tensors.
+    void addSplitPart(ParsedFile& part, const std::string& name, size_t index);
+    void checkSplitTensorCount(size_t parts) const;
 
     std::string m_path;
     bool m_inMemory = false;
