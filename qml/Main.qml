@@ -130,6 +130,8 @@ ApplicationWindow {
 
     HubBrowser {
         id: hubBrowser
+
+        gpuLayers: window.session.library.gpuLayers
     }
 
     GetModelsPage {

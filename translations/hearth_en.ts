@@ -532,6 +532,29 @@
         </message>
     </context>
     <context>
+        <name>FitEstimator</name>
+        <message>
+            <source>on the GPU, %1 of %2 free there (%3 in RAM)</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>%1 of %2 layers on the GPU (%3 of %4 free there), the rest in RAM (%5 of %6 available)</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>in RAM, needs %1 of %2 available</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>%1 layers need %2 on the GPU, %3 free there</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>needs %1 of %2 available in RAM</source>
+            <translation type="unfinished" />
+        </message>
+    </context>
+    <context>
         <name>GaugeBar</name>
         <message>
             <source>Performance</source>
@@ -664,23 +687,11 @@
             <translation type="unfinished" />
         </message>
         <message>
-            <source>%1 · %2 · %3 M parameters · trained context %4 · %5 · needs %6, %7</source>
-            <translation type="unfinished" />
-        </message>
-        <message>
             <source>chat template</source>
             <translation type="unfinished" />
         </message>
         <message>
             <source>no chat template</source>
-            <translation type="unfinished" />
-        </message>
-        <message>
-            <source>fits in memory</source>
-            <translation type="unfinished" />
-        </message>
-        <message>
-            <source>does not fit in memory</source>
             <translation type="unfinished" />
         </message>
         <message>
@@ -725,6 +736,18 @@
         </message>
         <message>
             <source>Cancel</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>%1 · %2 · %3 M parameters · trained context %4 · %5 · %6</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>fits: %1</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>may not fit: %1</source>
             <translation type="unfinished" />
         </message>
     </context>
@@ -1107,29 +1130,6 @@
         </message>
         <message>
             <source>%1 is not a folder.</source>
-            <translation type="unfinished" />
-        </message>
-    </context>
-    <context>
-        <name>ModelListModel</name>
-        <message>
-            <source>on the GPU, %1 of %2 free there (%3 in RAM)</source>
-            <translation type="unfinished" />
-        </message>
-        <message>
-            <source>%1 of %2 layers on the GPU (%3 of %4 free there), the rest in RAM (%5 of %6 available)</source>
-            <translation type="unfinished" />
-        </message>
-        <message>
-            <source>in RAM, needs %1 of %2 available</source>
-            <translation type="unfinished" />
-        </message>
-        <message>
-            <source>%1 layers need %2 on the GPU, %3 free there</source>
-            <translation type="unfinished" />
-        </message>
-        <message>
-            <source>needs %1 of %2 available in RAM</source>
             <translation type="unfinished" />
         </message>
     </context>

@@ -530,6 +530,29 @@
         </message>
     </context>
     <context>
+        <name>FitEstimator</name>
+        <message>
+            <source>on the GPU, %1 of %2 free there (%3 in RAM)</source>
+            <translation>在 GPU 上，需要 %1，可用 %2（内存中 %3）</translation>
+        </message>
+        <message>
+            <source>%1 of %2 layers on the GPU (%3 of %4 free there), the rest in RAM (%5 of %6 available)</source>
+            <translation>%2 层中的 %1 层在 GPU 上（需要 %3，可用 %4），其余在内存中（需要 %5，可用 %6）</translation>
+        </message>
+        <message>
+            <source>in RAM, needs %1 of %2 available</source>
+            <translation>在内存中，需要 %1，可用 %2</translation>
+        </message>
+        <message>
+            <source>%1 layers need %2 on the GPU, %3 free there</source>
+            <translation>%1 层在 GPU 上需要 %2，可用 %3</translation>
+        </message>
+        <message>
+            <source>needs %1 of %2 available in RAM</source>
+            <translation>内存需要 %1，可用 %2</translation>
+        </message>
+    </context>
+    <context>
         <name>GaugeBar</name>
         <message>
             <source>Performance</source>
@@ -663,7 +686,7 @@
         </message>
         <message>
             <source>%1 · %2 · %3 M parameters · trained context %4 · %5 · needs %6, %7</source>
-            <translation>%1 · %2 · %3 M 参数 · 训练上下文 %4 · %5 · 需要 %6，%7</translation>
+            <translation type="vanished">%1 · %2 · %3 M 参数 · 训练上下文 %4 · %5 · 需要 %6，%7</translation>
         </message>
         <message>
             <source>chat template</source>
@@ -675,11 +698,11 @@
         </message>
         <message>
             <source>fits in memory</source>
-            <translation>内存足够</translation>
+            <translation type="vanished">内存足够</translation>
         </message>
         <message>
             <source>does not fit in memory</source>
-            <translation>内存不足</translation>
+            <translation type="vanished">内存不足</translation>
         </message>
         <message>
             <source>Files</source>
@@ -724,6 +747,18 @@
         <message>
             <source>Cancel</source>
             <translation>取消</translation>
+        </message>
+        <message>
+            <source>%1 · %2 · %3 M parameters · trained context %4 · %5 · %6</source>
+            <translation>%1 · %2 · %3 M 参数 · 训练上下文 %4 · %5 · %6</translation>
+        </message>
+        <message>
+            <source>fits: %1</source>
+            <translation>可以装入：%1</translation>
+        </message>
+        <message>
+            <source>may not fit: %1</source>
+            <translation>可能装不下：%1</translation>
         </message>
     </context>
     <context>
@@ -1120,23 +1155,23 @@
         </message>
         <message>
             <source>on the GPU, %1 of %2 free there (%3 in RAM)</source>
-            <translation>在 GPU 上，需要 %1，可用 %2（内存中 %3）</translation>
+            <translation type="vanished">在 GPU 上，需要 %1，可用 %2（内存中 %3）</translation>
         </message>
         <message>
             <source>%1 of %2 layers on the GPU (%3 of %4 free there), the rest in RAM (%5 of %6 available)</source>
-            <translation>%2 层中的 %1 层在 GPU 上（需要 %3，可用 %4），其余在内存中（需要 %5，可用 %6）</translation>
+            <translation type="vanished">%2 层中的 %1 层在 GPU 上（需要 %3，可用 %4），其余在内存中（需要 %5，可用 %6）</translation>
         </message>
         <message>
             <source>in RAM, needs %1 of %2 available</source>
-            <translation>在内存中，需要 %1，可用 %2</translation>
+            <translation type="vanished">在内存中，需要 %1，可用 %2</translation>
         </message>
         <message>
             <source>%1 layers need %2 on the GPU, %3 free there</source>
-            <translation>%1 层在 GPU 上需要 %2，可用 %3</translation>
+            <translation type="vanished">%1 层在 GPU 上需要 %2，可用 %3</translation>
         </message>
         <message>
             <source>needs %1 of %2 available in RAM</source>
-            <translation>内存需要 %1，可用 %2</translation>
+            <translation type="vanished">内存需要 %1，可用 %2</translation>
         </message>
     </context>
     <context>

@@ -10,9 +10,11 @@
 #include "CliIo.h"
 #include "Commands.h"
 
+#include "EngineOptions.h"
 #include "ModelPaths.h"
 #include "downloads/DownloadManager.h"
 #include "downloads/HubClient.h"
+#include "engine/FitEstimator.h"
 #include "gauges/SystemMemory.h"
 
 #include <QCoreApplication>
@@ -106,9 +108,16 @@ int runPull(const QStringList& args)
                       QStringLiteral("Models folder (default %1).").arg(ModelPaths::defaultModelsDir()),
                       QStringLiteral("DIR"), ModelPaths::defaultModelsDir()});
     parser.addOption({QStringLiteral("json"), QStringLiteral("JSON lines on stdout instead of text.")});
+    // The fit check counts the GPU as a load with this -ngl would use it.
+    const cli::GpuOptions gpu;
+    parser.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
+    parser.addOption(gpu.layers);
     int code = 0;
     if (!cli::parseArgs(parser, args, code))
         return code;
+    int gpuLayers = 0;
+    if (!gpu.read(parser, gpuLayers))
+        return 2;
     if (parser.positionalArguments().size() != 1) {
         cli::errLine(QStringLiteral("hearth pull: expected one REPO[:QUANT|:FILE]"));
         return 2;
@@ -120,6 +129,7 @@ int runPull(const QStringList& args)
     const QString revision = parser.value(QStringLiteral("revision"));
 
     HubClient hub;
+    hub.setFitGpuLayers(gpuLayers);
     const auto files = wait<HubResult<RepoFiles>>([&](auto done) { hub.listFiles(repo, revision, done); });
     if (!files.ok())
         return failWith(json, files.error);
@@ -129,7 +139,7 @@ int runPull(const QStringList& args)
         names.append(c.name);
     if (choices.isEmpty())
         return failWith(json, {HubErrorKind::NotFound, QStringLiteral("%1 holds no GGUF file.").arg(repo)});
-    const int index = want.isEmpty() ? HubNames::recommendedChoice(choices, SystemMemory::availableBytes())
+    const int index = want.isEmpty() ? HubNames::recommendedChoice(choices, FitEstimator::roughBudget(gpuLayers))
                                      : HubNames::findChoice(choices, want);
     if (index < 0)
         return failWith(json, {HubErrorKind::NotFound, QStringLiteral("No GGUF file in %1 matches '%2'. It has: %3")
@@ -154,6 +164,12 @@ int runPull(const QStringList& args)
                   {QStringLiteral("chat_template"), f.chatTemplate == QLatin1String("file")},
                   {QStringLiteral("memory_required"), double(fit.requiredBytes)},
                   {QStringLiteral("memory_available"), double(fit.availableBytes)},
+                  {QStringLiteral("ram_required"), double(fit.ramRequiredBytes())},
+                  {QStringLiteral("gpu_required"), double(fit.gpuRequiredBytes)},
+                  {QStringLiteral("gpu_free"), double(fit.gpuAvailableBytes)},
+                  {QStringLiteral("gpu_layers"), fit.gpuLayers},
+                  {QStringLiteral("layer_count"), fit.layerCount},
+                  {QStringLiteral("fit"), FitEstimator::placeName(fit)},
                   {QStringLiteral("fits"), fit.fits()},
                   {QStringLiteral("header_bytes"), double(probe.value.bytesRead)}});
     } else {
@@ -163,11 +179,11 @@ int runPull(const QStringList& args)
                          .arg(double(f.parameters) / 1e6, 0, 'f', 1)
                          .arg(f.trainedContext)
                          .arg(f.chatTemplate == QLatin1String("file") ? QStringLiteral("with") : QStringLiteral("no")));
-        cli::outLine(QStringLiteral("  needs about %1 of memory at context %2; %3 available: %4")
+        cli::outLine(QStringLiteral("  needs about %1 at context %2: %3 %4")
                          .arg(bytesText(fit.requiredBytes))
                          .arg(f.contextSize)
-                         .arg(bytesText(fit.availableBytes),
-                              fit.fits() ? QStringLiteral("fits") : QStringLiteral("does NOT fit")));
+                         .arg(fit.fits() ? QStringLiteral("fits") : QStringLiteral("does NOT fit"),
+                              FitEstimator::describe(fit)));
     }
 
     DownloadSpec spec;

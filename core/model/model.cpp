@@ -189,10 +189,11 @@ Tensor Model::optional(const std::string& name, std::initializer_list<int64_t> s
 
 Tensor Model::require(const std::string& name, std::initializer_list<int64_t> shape) const
 {
-    Tensor t = optional(name, shape);
-    if (!t.data)
+    // Present in the header is present: a header read without its data
+    // (File::fromPrefix, for a fit estimate) binds with null data pointers.
+    if (!m_file->findTensor(name))
         throw Error(m_file->path() + ": tensor '" + name + "' is missing");
-    return t;
+    return optional(name, shape);
 }
 
 Tensor Model::norm(const std::string& name, int64_t n, bool required) const

@@ -197,13 +197,12 @@ Popup {
                     visible: root.browser.headerIndex >= 0
                     text: root.browser.headerError.length > 0
                           ? root.browser.headerError
-                          : qsTr("%1 · %2 · %3 M parameters · trained context %4 · %5 · needs %6, %7")
+                          : qsTr("%1 · %2 · %3 M parameters · trained context %4 · %5 · %6")
                             .arg(facts.h.architecture).arg(facts.h.quant)
                             .arg(((facts.h.parameters || 0) / 1e6).toFixed(1))
                             .arg(facts.h.trainedContext)
                             .arg(facts.h.chatTemplate ? qsTr("chat template") : qsTr("no chat template"))
-                            .arg(root.formatBytes(facts.h.requiredBytes || 0))
-                            .arg(facts.h.fits ? qsTr("fits in memory") : qsTr("does not fit in memory"))
+                            .arg((facts.h.fits ? qsTr("fits: %1") : qsTr("may not fit: %1")).arg(facts.h.fitText || ""))
                     color: Theme.mutedText
                 }
 

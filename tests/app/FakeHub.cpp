@@ -52,6 +52,59 @@ void writeModel(const QString& path, const QString& fileType, qint64 tensorBytes
     w.write(path.toStdString());
 }
 
+void addF32(hearth::gguf::Writer& w, const std::string& name, std::vector<int64_t> ne)
+{
+    int64_t n = 1;
+    for (const int64_t d : ne)
+        n *= d;
+    std::vector<float> v(size_t(n), 0.01f);
+    w.addTensor(name, hearth::GgmlType::F32, ne,
+                {reinterpret_cast<const uint8_t*>(v.data()), v.size() * sizeof(float)});
+}
+
+// Part `no` of a two-part llama model the engine can bind (4 layers of
+// width 256, every tensor it needs): the embeddings and layers 0-1 in the
+// first part, layers 2-3 and the output norm in the second.
+void writeLlamaPart(const QString& path, int no)
+{
+    using namespace hearth;
+    constexpr int64_t embd = 256, ff = 512, kv = 128, vocab = 512;
+    gguf::Writer w;
+    if (no == 0) {
+        w.addString("general.architecture", "llama");
+        w.addString("general.name", "Split Llama");
+        w.addUInt32("general.file_type", 0);
+        w.addUInt32("llama.context_length", 2048);
+        w.addUInt32("llama.embedding_length", embd);
+        w.addUInt32("llama.block_count", 4);
+        w.addUInt32("llama.feed_forward_length", ff);
+        w.addUInt32("llama.attention.head_count", 4);
+        w.addUInt32("llama.attention.head_count_kv", 2);
+        w.addFloat32("llama.attention.layer_norm_rms_epsilon", 1e-5f);
+        w.addString("tokenizer.ggml.model", "llama");
+    }
+    w.addUInt16("split.no", uint16_t(no));
+    w.addUInt16("split.count", 2);
+    w.addInt32("split.tensors.count", 2 + 4 * 9);
+    if (no == 0)
+        addF32(w, "token_embd.weight", {embd, vocab});
+    else
+        addF32(w, "output_norm.weight", {embd});
+    for (int i = 2 * no; i < 2 * no + 2; ++i) {
+        const std::string b = "blk." + std::to_string(i) + ".";
+        addF32(w, b + "attn_norm.weight", {embd});
+        addF32(w, b + "attn_q.weight", {embd, embd});
+        addF32(w, b + "attn_k.weight", {embd, kv});
+        addF32(w, b + "attn_v.weight", {embd, kv});
+        addF32(w, b + "attn_output.weight", {embd, embd});
+        addF32(w, b + "ffn_norm.weight", {embd});
+        addF32(w, b + "ffn_gate.weight", {embd, ff});
+        addF32(w, b + "ffn_up.weight", {embd, ff});
+        addF32(w, b + "ffn_down.weight", {ff, embd});
+    }
+    w.write(path.toStdString());
+}
+
 } // namespace
 
 FakeHub::FakeHub() = default;
@@ -98,6 +151,8 @@ bool FakeHub::start()
     writeModel(filePath(QStringLiteral("tiny-Q8_0.gguf")), QStringLiteral("Q8_0"), 3 << 20);
     writeModel(filePath(QStringLiteral("tiny-F16-00001-of-00002.gguf")), QStringLiteral("F16"), 1 << 20, 0, 2);
     writeModel(filePath(QStringLiteral("tiny-F16-00002-of-00002.gguf")), QStringLiteral("F16"), 1 << 20, 1, 2);
+    writeLlamaPart(filePath(QStringLiteral("llama-F32-00001-of-00002.gguf")), 0);
+    writeLlamaPart(filePath(QStringLiteral("llama-F32-00002-of-00002.gguf")), 1);
     {
         QFile junk(filePath(QStringLiteral("junk.gguf")));
         junk.open(QIODevice::WriteOnly);
@@ -130,6 +185,12 @@ bool FakeHub::start()
                      {QStringLiteral("downloads"), 5},
                      {QStringLiteral("sha256"),
                       QJsonObject{{QStringLiteral("tiny-Q4_K_M.gguf"), QString(64, QLatin1Char('0'))}}}}},
+        {QStringLiteral("test/Split-GGUF"),
+         QJsonObject{
+             {QStringLiteral("files"),
+              QJsonObject{{QStringLiteral("llama-F32-00001-of-00002.gguf"), file("llama-F32-00001-of-00002.gguf")},
+                          {QStringLiteral("llama-F32-00002-of-00002.gguf"), file("llama-F32-00002-of-00002.gguf")}}},
+             {QStringLiteral("downloads"), 3}}},
         {QStringLiteral("test/Junk-GGUF"),
          QJsonObject{{QStringLiteral("files"), QJsonObject{{QStringLiteral("junk.gguf"), file("junk.gguf")}}},
                      {QStringLiteral("downloads"), 1}}},

@@ -113,6 +113,43 @@ private slots:
         QCOMPARE(r.lines.front().value(QLatin1String("file")).toString(), QStringLiteral("tiny-Q4_K_M.gguf"));
     }
 
+    // A split set: both parts' headers planned as one model (5 layers with
+    // the output layer), the whole set downloaded; -ngl is read as `hearth
+    // run` reads it.
+    void pullSplitSetPlansTheWholeModel()
+    {
+        QTemporaryDir dir;
+        const Result r =
+            hearth({QStringLiteral("pull"), QStringLiteral("test/Split-GGUF"), QStringLiteral("-ngl"),
+                    QStringLiteral("auto"), QStringLiteral("--dir"), dir.path(), QStringLiteral("--json")});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        const QJsonObject h = r.lines.front();
+        QCOMPARE(h.value(QLatin1String("parts")).toInt(), 2);
+        QCOMPARE(h.value(QLatin1String("layer_count")).toInt(), 5);
+        const QString fit = h.value(QLatin1String("fit")).toString();
+        QVERIFY2(QStringList({QStringLiteral("gpu"), QStringLiteral("split"), QStringLiteral("ram")}).contains(fit),
+                 qPrintable(fit));
+        const int layers = h.value(QLatin1String("gpu_layers")).toInt();
+        QVERIFY(layers >= 0 && layers <= 5);
+        QCOMPARE(fit == QLatin1String("ram"), layers == 0);
+        const double ram = h.value(QLatin1String("ram_required")).toDouble();
+        const double gpu = h.value(QLatin1String("gpu_required")).toDouble();
+        QCOMPARE(ram + gpu, h.value(QLatin1String("memory_required")).toDouble());
+        // Every tensor of both parts is counted: more than the weights alone.
+        const double weights = double(m_hub.fileSize(QStringLiteral("llama-F32-00001-of-00002.gguf")) +
+                                      m_hub.fileSize(QStringLiteral("llama-F32-00002-of-00002.gguf"))) *
+                               0.9;
+        QVERIFY2(ram + gpu > weights, qPrintable(QStringLiteral("%1 + %2").arg(ram).arg(gpu)));
+        QVERIFY(h.value(QLatin1String("header_bytes")).toDouble() < weights / 4);
+        QCOMPARE(r.lines.back().value(QLatin1String("event")).toString(), QStringLiteral("done"));
+        QVERIFY(QFile::exists(dir.filePath(QStringLiteral("test/Split-GGUF/llama-F32-00002-of-00002.gguf"))));
+
+        const Result bad = hearth({QStringLiteral("pull"), QStringLiteral("test/Split-GGUF"), QStringLiteral("-ngl"),
+                                   QStringLiteral("many"), QStringLiteral("--dir"), dir.path()});
+        QCOMPARE(bad.code, 2);
+        QVERIFY2(bad.err.contains(QLatin1String("-ngl needs a number of layers or 'auto'")), qPrintable(bad.err));
+    }
+
     void refusals()
     {
         const Result quant = hearth(

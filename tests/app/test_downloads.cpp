@@ -8,7 +8,9 @@
 
 #include "downloads/DownloadManager.h"
 #include "downloads/HubClient.h"
+#include "engine/FitEstimator.h"
 #include "gguf/gguf.h"
+#include "gguf/model_info.h"
 
 #include <QDirIterator>
 #include <QFile>
@@ -24,6 +26,7 @@ namespace {
 using State = DownloadInfo::State;
 const QString kRepo = QStringLiteral("test/Tiny-GGUF");
 const QString kQ4 = QStringLiteral("tiny-Q4_K_M.gguf");
+constexpr qint64 kFirstRange = 64 * 1024; // the header check's first request
 
 // A .part device that fails like a full disk after `limit` bytes.
 class FullDiskFile : public QFile {
@@ -204,7 +207,8 @@ private slots:
         for (const HubModel& m : result.value)
             ids.append(m.id);
         // By downloads, and never the private repository.
-        QCOMPARE(ids, (QStringList{kRepo, QStringLiteral("test/Wrong-GGUF"), QStringLiteral("test/Junk-GGUF")}));
+        QCOMPARE(ids, (QStringList{kRepo, QStringLiteral("test/Wrong-GGUF"), QStringLiteral("test/Split-GGUF"),
+                                   QStringLiteral("test/Junk-GGUF")}));
         QCOMPARE(result.value.front().downloads, qint64(1200));
         QCOMPARE(result.value.front().likes, qint64(7));
         QCOMPARE(result.value.front().lastModified, QDateTime(QDate(2025, 3, 4), QTime(5, 6, 7), Qt::UTC));
@@ -254,6 +258,70 @@ private slots:
         QVERIFY2(served >= header && served <= 2 * header,
                  qPrintable(QStringLiteral("%1 of %2").arg(served).arg(header)));
         QVERIFY(rangeStarts().size() >= 2);
+    }
+
+    HubResult<HeaderProbe> probe(const QString& repo, const ModelFileChoice& choice)
+    {
+        HubResult<HeaderProbe> r;
+        bool done = false;
+        m_client->probeHeader(repo, QStringLiteral("main"), choice, [&](const HubResult<HeaderProbe>& p) {
+            r = p;
+            done = true;
+        });
+        if (!QTest::qWaitFor([&] { return done; }, 15000))
+            r.error = {HubErrorKind::Timeout, QStringLiteral("the test timed out")};
+        return r;
+    }
+
+    // A split set: every part's header is read (each lists its own
+    // tensors), and where it fits is the engine's own plan for the whole
+    // model, the GPU included: the same figures as for the files on disk.
+    void headerCheckPlansTheWholeSplitSet()
+    {
+        const QString repo = QStringLiteral("test/Split-GGUF");
+        const QList<ModelFileChoice> choices = HubNames::ggufChoices(files(repo).value.files);
+        QCOMPARE(choices.size(), 1);
+        QCOMPARE(choices.front().parts.size(), 2);
+        const hearth::gguf::File local(m_hub.filePath(QStringLiteral("llama-F32-00001-of-00002.gguf")).toStdString());
+        QCOMPARE(local.tensors().size(), size_t(38));
+        const int ctx = 2048; // the trained context (under the 8,192 cap)
+        const uint64_t GiB = uint64_t(1) << 30;
+        struct Case {
+            int ngl;
+            hearth::DeviceBudget device;
+            FitEstimate::Place place;
+        };
+        const FitEstimate all = FitEstimator::estimate(local, ctx, -1, {true, 64 * GiB}, qint64(64 * GiB));
+        // A device whose free memory less the auto margin (a quarter, below
+        // 256 MiB) holds two layers: auto offloads two of five.
+        const uint64_t twoLayers =
+            uint64_t(FitEstimator::estimate(local, ctx, 2, {true, 64 * GiB}, qint64(64 * GiB)).gpuRequiredBytes);
+        const hearth::DeviceBudget two{true, (twoLayers * 4 + 2) / 3};
+        for (const Case& c :
+             {Case{-1, {true, 64 * GiB}, FitEstimate::Place::Gpu}, Case{-1, two, FitEstimate::Place::Split},
+              Case{-1, {}, FitEstimate::Place::Ram}, Case{0, {true, 64 * GiB}, FitEstimate::Place::Ram}}) {
+            m_client->setFitGpuLayers(c.ngl);
+            m_client->setFitDevice(c.device);
+            m_hub.reset();
+            const HubResult<HeaderProbe> r = probe(repo, choices.front());
+            QVERIFY2(r.ok(), qPrintable(r.error.message));
+            const FitEstimate want = FitEstimator::estimate(local, ctx, c.ngl, c.device, qint64(64 * GiB));
+            QCOMPARE(r.value.fit.place(), c.place);
+            QCOMPARE(r.value.fit.gpuLayers, want.gpuLayers);
+            QCOMPARE(r.value.fit.layerCount, 5); // 4 layers and the output layer
+            QCOMPARE(r.value.fit.requiredBytes, want.requiredBytes);
+            QCOMPARE(r.value.fit.gpuRequiredBytes, want.gpuRequiredBytes);
+            QCOMPARE(r.value.facts.parameters, hearth::gguf::summarize(local).parameters);
+            // Both headers were read, none of the weights.
+            QCOMPARE(m_hub.bytesServed(), r.value.bytesRead);
+            QVERIFY(r.value.bytesRead >= qint64(local.dataOffset()));
+            QVERIFY(r.value.bytesRead <= 2 * kFirstRange);
+            QCOMPARE(rangeStarts().size(), 2); // one range per part
+        }
+        QCOMPARE(all.gpuLayers, 5);
+        QCOMPARE(all.place(), FitEstimate::Place::Gpu);
+        m_client->setFitGpuLayers(0);
+        m_client->setFitDevice(std::nullopt);
     }
 
     void headerCheckRefusesJunk()

@@ -1,6 +1,6 @@
 #include "HubBrowser.h"
 
-#include "gauges/SystemMemory.h"
+#include "engine/FitEstimator.h"
 #include "secrets/SecretStore.h"
 
 namespace {
@@ -30,6 +30,18 @@ HubBrowser::HubBrowser(QObject* parent)
             }
         });
     }
+}
+
+void HubBrowser::setGpuLayers(int layers)
+{
+    if (layers == m_hub->fitGpuLayers())
+        return;
+    m_hub->setFitGpuLayers(layers);
+    if (!m_choices.isEmpty())
+        m_recommended = HubNames::recommendedChoice(m_choices, FitEstimator::roughBudget(layers));
+    emit filesChanged(); // the rough fits and the recommendation change
+    if (headerIndex() >= 0 && headerError().isEmpty())
+        checkFile(headerIndex());
 }
 
 void HubBrowser::begin()
@@ -81,7 +93,8 @@ void HubBrowser::search(const QString& query, const QString& sort)
 QVariantList HubBrowser::files() const
 {
     QVariantList out;
-    const qint64 available = SystemMemory::availableBytes();
+    // Before a header is read: the file's rough needs against RAM and the GPU.
+    const qint64 available = FitEstimator::roughBudget(gpuLayers());
     for (int i = 0; i < m_choices.size(); ++i) {
         const ModelFileChoice& c = m_choices[i];
         out.append(
@@ -112,7 +125,7 @@ void HubBrowser::openRepo(const QString& repo)
             return;
         setError(r.error);
         m_choices = HubNames::ggufChoices(r.value.files);
-        m_recommended = HubNames::recommendedChoice(m_choices, SystemMemory::availableBytes());
+        m_recommended = HubNames::recommendedChoice(m_choices, FitEstimator::roughBudget(gpuLayers()));
         emit filesChanged();
         if (m_recommended >= 0)
             checkFile(m_recommended);
@@ -150,6 +163,10 @@ void HubBrowser::checkFile(int index)
                     {QStringLiteral("requiredBytes"), double(r.value.fit.requiredBytes)},
                     {QStringLiteral("availableBytes"), double(r.value.fit.availableBytes)},
                     {QStringLiteral("fits"), r.value.fit.fits()},
+                    {QStringLiteral("fitPlace"), FitEstimator::placeName(r.value.fit)},
+                    {QStringLiteral("fitText"), FitEstimator::describe(r.value.fit)},
+                    {QStringLiteral("gpuLayers"), r.value.fit.gpuLayers},
+                    {QStringLiteral("layerCount"), r.value.fit.layerCount},
                     {QStringLiteral("bytesRead"), double(r.value.bytesRead)}};
         emit headerChanged();
     });

@@ -35,6 +35,8 @@ class HubBrowser : public QObject {
     Q_PROPERTY(QString error READ error NOTIFY errorChanged)
     Q_PROPERTY(bool needsToken READ needsToken NOTIFY errorChanged)
     Q_PROPERTY(DownloadsModel* downloads READ downloads CONSTANT)
+    // The -ngl setting the fit figures assume (the app's GPU layers setting).
+    Q_PROPERTY(int gpuLayers READ gpuLayers WRITE setGpuLayers NOTIFY filesChanged)
 
 public:
     explicit HubBrowser(QObject* parent = nullptr);
@@ -50,6 +52,8 @@ public:
     QString error() const { return m_error.message; }
     bool needsToken() const { return m_error.kind == HubErrorKind::Auth; }
     DownloadsModel* downloads() const { return m_downloads; }
+    int gpuLayers() const { return m_hub->fitGpuLayers(); }
+    void setGpuLayers(int layers);
 
     // sort: "downloads", "likes" or "updated".
     Q_INVOKABLE void search(const QString& query, const QString& sort = QStringLiteral("downloads"));

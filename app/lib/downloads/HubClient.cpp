@@ -1,7 +1,9 @@
 #include "HubClient.h"
 
 #include "AppInfo.h"
+#include "engine/FitEstimator.h"
 #include "engine/HeaderFacts.h"
+#include "gauges/SystemMemory.h"
 #include "gguf/gguf.h"
 #include "gguf/model_info.h"
 #include "util/error.h"
@@ -262,9 +264,12 @@ void HubClient::listFiles(const QString& repo, const QString& revision,
 struct HubClient::Probe {
     QString repo, revision;
     ModelFileChoice choice;
-    QByteArray bytes; // the file's first bytes
+    qsizetype part = 0;      // the part whose header is being read
+    QList<QByteArray> heads; // each part's first bytes, up to `part`
     qint64 want = kFirstProbeBytes;
     std::function<void(const HubResult<HeaderProbe>&)> done;
+    QByteArray& bytes() { return heads[part]; }
+    const HubFile& file() const { return choice.parts[part]; }
 };
 
 void HubClient::probeHeader(const QString& repo, const QString& revision, const ModelFileChoice& choice,
@@ -282,6 +287,7 @@ void HubClient::probeHeader(const QString& repo, const QString& revision, const 
     probe->repo = repo;
     probe->revision = revision;
     probe->choice = choice;
+    probe->heads.append(QByteArray());
     probe->want = std::min(kFirstProbeBytes, choice.parts.front().size);
     probe->done = std::move(done);
     probeStep(probe, {}, 0);
@@ -289,11 +295,10 @@ void HubClient::probeHeader(const QString& repo, const QString& revision, const 
 
 void HubClient::probeStep(const std::shared_ptr<Probe>& probe, const QUrl& url, int redirects)
 {
-    const HubFile& first = probe->choice.parts.front();
-    QNetworkRequest r = request(url.isEmpty() ? resolveUrl(probe->repo, probe->revision, first.path) : url);
+    QNetworkRequest r = request(url.isEmpty() ? resolveUrl(probe->repo, probe->revision, probe->file().path) : url);
     // Redirects are followed here, so that the token stays with the hub.
     r.setAttribute(QNetworkRequest::RedirectPolicyAttribute, QNetworkRequest::ManualRedirectPolicy);
-    const qint64 from = probe->bytes.size();
+    const qint64 from = probe->bytes().size();
     r.setRawHeader("Range", QStringLiteral("bytes=%1-%2").arg(from).arg(probe->want - 1).toLatin1());
     QNetworkReply* reply = get(r);
     // A server that ignores Range sends the whole file: stop once enough came.
@@ -301,13 +306,13 @@ void HubClient::probeStep(const std::shared_ptr<Probe>& probe, const QUrl& url, 
         const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
         if (status == 200 && from == 0 && reply->bytesAvailable() >= probe->want) {
             reply->setProperty("hearthEnough", true);
-            probe->bytes = reply->read(probe->want);
+            probe->bytes() = reply->read(probe->want);
             reply->abort();
         }
     });
     connect(reply, &QNetworkReply::finished, this, [this, reply, probe, redirects] {
         reply->deleteLater();
-        const QString what = tr("%1 in %2").arg(probe->choice.parts.front().path, probe->repo);
+        const QString what = tr("%1 in %2").arg(probe->file().path, probe->repo);
         const int code = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
         const QUrl location = reply->attribute(QNetworkRequest::RedirectionTargetAttribute).toUrl();
         if (code >= 300 && code < 400 && location.isValid() && redirects < 10) {
@@ -323,32 +328,43 @@ void HubClient::probeStep(const std::shared_ptr<Probe>& probe, const QUrl& url, 
             const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
             const QByteArray body = reply->readAll();
             if (status == 200)
-                probe->bytes = body.left(probe->want);
+                probe->bytes() = body.left(probe->want);
             else
-                probe->bytes.append(body);
+                probe->bytes().append(body);
         }
-        const qint64 total = probe->choice.parts.front().size;
+        const qint64 total = probe->file().size;
         try {
-            const auto* data = reinterpret_cast<const uint8_t*>(probe->bytes.constData());
-            const hearth::gguf::File file = hearth::gguf::File::fromPrefix(
-                probe->choice.parts.front().path.toStdString(), {data, size_t(probe->bytes.size())}, uint64_t(total));
-            hearth::gguf::ModelInfo info = hearth::gguf::summarize(file);
+            // This part's header alone first: a short one asks for more of it.
+            const auto* data = reinterpret_cast<const uint8_t*>(probe->bytes().constData());
+            (void)hearth::gguf::File::fromPrefix(probe->file().path.toStdString(),
+                                                 {data, size_t(probe->bytes().size())}, uint64_t(total));
+            if (probe->part + 1 < probe->choice.parts.size()) {
+                // A split set: every part's header lists its own tensors.
+                ++probe->part;
+                probe->heads.append(QByteArray());
+                probe->want = std::min(kFirstProbeBytes, probe->file().size);
+                probeStep(probe, {}, 0);
+                return;
+            }
+            std::vector<hearth::gguf::File::PartPrefix> parts;
+            qint64 bytesRead = 0;
+            for (qsizetype i = 0; i < probe->heads.size(); ++i) {
+                const QByteArray& head = probe->heads[i];
+                parts.push_back({probe->choice.parts[i].path.toStdString(),
+                                 {reinterpret_cast<const uint8_t*>(head.constData()), size_t(head.size())},
+                                 uint64_t(probe->choice.parts[i].size)});
+                bytesRead += head.size();
+            }
+            const hearth::gguf::File file = hearth::gguf::File::fromPrefixes(parts);
+            const hearth::gguf::ModelInfo info = hearth::gguf::summarize(file);
             if (info.architecture.empty() || info.tensorCount == 0)
                 throw hearth::Error("it names no model architecture or holds no tensors");
-            // A split set: the other parts hold the rest of the weights.
-            const qint64 rest = probe->choice.size() - total;
-            if (rest > 0 && info.tensorBytes > 0) {
-                info.parameters =
-                    qint64(double(info.parameters) * double(info.tensorBytes + rest) / double(info.tensorBytes));
-                info.tensorBytes += uint64_t(rest);
-            }
-            info.fileSize = uint64_t(probe->choice.size());
             const int ctx = std::min<int>(HeaderFacts::effectiveContext(info, 0), kFitContext);
             HeaderProbe out;
             out.facts = HeaderFacts::factsFrom(info, ctx);
             out.facts.path = probe->choice.name;
-            out.fit = HeaderFacts::estimateFor(info, ctx);
-            out.bytesRead = probe->bytes.size();
+            out.fit = fitOf(file, info, ctx);
+            out.bytesRead = bytesRead;
             probe->done({out, {}});
         } catch (const hearth::gguf::IncompleteHeader& e) {
             const qint64 next = std::max<qint64>(qint64(e.needed), probe->want * 2);
@@ -367,4 +383,16 @@ void HubClient::probeStep(const std::shared_ptr<Probe>& probe, const QUrl& url, 
                           tr("%1 is not a valid GGUF model: %2").arg(what, QString::fromStdString(e.what()))}});
         }
     });
+}
+
+FitEstimate HubClient::fitOf(const hearth::gguf::File& file, const hearth::gguf::ModelInfo& info, int contextSize) const
+{
+    try {
+        const hearth::DeviceBudget device = m_fitDevice ? *m_fitDevice : FitEstimator::deviceFor(m_fitGpuLayers);
+        return FitEstimator::estimate(file, contextSize, m_fitGpuLayers, device, SystemMemory::availableBytes());
+    } catch (const hearth::Error&) {
+        // A model this engine cannot place (an architecture it does not run):
+        // the header's own figures, in RAM.
+        return HeaderFacts::estimateFor(info, contextSize);
+    }
 }

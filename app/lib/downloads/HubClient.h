@@ -16,6 +16,7 @@
 
 #include "HubTypes.h"
 #include "engine/EngineTypes.h"
+#include "runtime/fit_plan.h"
 
 #include <QObject>
 #include <QUrl>
@@ -29,7 +30,8 @@ class QNetworkRequest;
 
 namespace hearth::gguf {
 struct ModelInfo;
-}
+class File;
+} // namespace hearth::gguf
 
 // What went wrong, for callers that react differently (ask for a token).
 enum class HubErrorKind {
@@ -59,7 +61,7 @@ struct HubResult {
 // The header of a model file read from the hub, and what it means here.
 struct HeaderProbe {
     ModelFacts facts;     // architecture, quant, parameters, trained context, chat template
-    FitEstimate fit;      // at the trained context (capped at 8192) on this machine
+    FitEstimate fit;      // at the trained context (capped at 8192) on this machine, GPU included
     qint64 bytesRead = 0; // header bytes fetched
 };
 
@@ -86,12 +88,19 @@ public:
 
     QNetworkAccessManager* network() const { return m_network; }
 
+    // The -ngl setting the fit estimate assumes (default 0, the app's).
+    int fitGpuLayers() const { return m_fitGpuLayers; }
+    void setFitGpuLayers(int layers) { m_fitGpuLayers = layers; }
+    // The GPU the fit estimate counts; unset: this machine's
+    // (FitEstimator::deviceFor). Tests set a synthetic one.
+    void setFitDevice(std::optional<hearth::DeviceBudget> device) { m_fitDevice = device; }
+
     void search(const QString& query, Sort sort, int limit,
                 std::function<void(const HubResult<QList<HubModel>>&)> done);
     void listFiles(const QString& repo, const QString& revision, std::function<void(const HubResult<RepoFiles>&)> done);
-    // Reads the first part's header with range requests, growing the range
-    // until it parses (at most 64 MiB). `choice` gives the total size that
-    // the fit estimate counts for a split set.
+    // Reads each part's header with range requests, growing the range until
+    // it parses (at most 64 MiB a part): a split set's parts each list their
+    // own tensors, and the fit estimate (FitEstimator) counts them all.
     void probeHeader(const QString& repo, const QString& revision, const ModelFileChoice& choice,
                      std::function<void(const HubResult<HeaderProbe>&)> done);
 
@@ -116,9 +125,12 @@ public:
 private:
     struct Probe;
     void probeStep(const std::shared_ptr<Probe>& probe, const QUrl& url, int redirects);
+    FitEstimate fitOf(const hearth::gguf::File& file, const hearth::gguf::ModelInfo& info, int contextSize) const;
 
     QNetworkAccessManager* m_network;
     QUrl m_endpoint;
     QString m_token;
     int m_stallTimeoutMs = 30000;
+    int m_fitGpuLayers = 0;
+    std::optional<hearth::DeviceBudget> m_fitDevice;
 };

@@ -2,11 +2,11 @@
 
 #include "chat/value.h"
 #include "cpu/cpu_backend.h"
+#include "engine/FitEstimator.h"
 #include "engine/GpuDevice.h"
 #include "engine/HeaderFacts.h"
 #include "gauges/SystemMemory.h"
 #include "gguf/model_info.h"
-#include "runtime/fit_plan.h"
 #include "runtime/loaded_model.h"
 #include "runtime/memory.h"
 #include "runtime/text_generation.h"
@@ -187,26 +187,9 @@ MemoryFigures CoreEngine::memory() const
 
 FitEstimate CoreEngine::estimate(const QString& path, const LoadParams& params) const
 {
-    QMutexLocker lock(&m_estimateMutex);
     try {
-        if (!m_estimateBackend)
-            m_estimateBackend = std::make_unique<hearth::cpu::CpuBackend>(1);
-        hearth::ContextParams cp;
-        cp.nCtx = params.contextSize;
-        hearth::DeviceBudget device;
-        if (params.gpuLayers != 0 && GpuDevices::chosen().found) // the device a load would open
-            device = {true, uint64_t(std::max<qint64>(GpuDevices::chosen().memoryFree, 0))};
         const hearth::gguf::File file(path.toStdString());
-        const hearth::FitPlan plan = hearth::planFit(file, *m_estimateBackend, cp, params.gpuLayers, device,
-                                                     uint64_t(std::max<qint64>(SystemMemory::availableBytes(), 0)));
-        FitEstimate fit;
-        fit.requiredBytes = qint64(plan.hostBytes + plan.deviceBytes);
-        fit.availableBytes = qint64(plan.hostAvailable);
-        fit.gpuRequiredBytes = qint64(plan.deviceBytes);
-        fit.gpuAvailableBytes = qint64(plan.deviceFree);
-        fit.gpuLayers = int(plan.gpuLayers);
-        fit.layerCount = int(plan.maxLayers);
-        return fit;
+        return FitEstimator::estimate(file, params.contextSize, params.gpuLayers);
     } catch (const std::exception& e) {
         throw EngineError(QStringLiteral("%1: %2").arg(QFileInfo(path).fileName(), QString::fromStdString(e.what())));
     }

@@ -14,8 +14,6 @@
 
 #include "engine/InferenceEngine.h"
 
-#include <QMutex>
-
 #include <memory>
 
 namespace hearth {
@@ -53,6 +51,4 @@ private:
     std::unique_ptr<hearth::Session> m_session;
     std::atomic<bool> m_loaded{false};
     std::atomic<qint64> m_weightsMapped{0}, m_weightsResident{0}, m_kv{0}, m_scratch{0}, m_gpuUsed{0}, m_gpuTotal{0};
-    mutable QMutex m_estimateMutex;
-    mutable std::unique_ptr<hearth::cpu::CpuBackend> m_estimateBackend;
 };

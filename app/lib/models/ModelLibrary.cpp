@@ -38,6 +38,8 @@ ModelLibrary::ModelLibrary(std::shared_ptr<InferenceEngine> engine, std::shared_
     connect(m_settings, &SettingsStore::changed, this, [this](const QString& modelPath, const QString& key) {
         if (modelPath.isEmpty() && (key == QLatin1String("contextSize") || key == QLatin1String("gpuLayers")))
             rescan();
+        if (modelPath.isEmpty() && key == QLatin1String("gpuLayers"))
+            emit gpuLayersChanged();
     });
 }
 

@@ -32,6 +32,7 @@ class ModelLibrary : public QObject {
     Q_PROPERTY(QStringList folders READ folders NOTIFY foldersChanged)
     Q_PROPERTY(bool scanning READ scanning NOTIFY scanningChanged)
     Q_PROPERTY(QString error READ error NOTIFY errorChanged)
+    Q_PROPERTY(int gpuLayers READ gpuLayers NOTIFY gpuLayersChanged)
 
 public:
     ModelLibrary(std::shared_ptr<InferenceEngine> engine, std::shared_ptr<ModelCache> cache, ModelLoader* loader,
@@ -55,17 +56,19 @@ public:
     // Whether a drag carries something worth offering a drop for.
     Q_INVOKABLE bool acceptsUrl(const QUrl& url) const;
 
+    int gpuLayers() const; // the global -ngl setting the fit estimates assume
+
 signals:
     void foldersChanged();
     void scanningChanged();
     void errorChanged();
     void scanFinished();
+    void gpuLayersChanged();
 
 private:
     void setError(const QString& error);
     void setScanning(bool scanning);
     int contextSize() const;
-    int gpuLayers() const; // the -ngl setting the fit estimate assumes
 
     std::shared_ptr<InferenceEngine> m_engine;
     std::shared_ptr<ModelCache> m_cache;

@@ -1,5 +1,6 @@
 #include "models/ModelListModel.h"
 
+#include "engine/FitEstimator.h"
 #include "ui/Format.h"
 
 #include <QFileInfo>
@@ -67,24 +68,7 @@ QString ModelListModel::fitText(const ModelEntry& e)
 {
     if (!e.isValid() || e.requiredBytes <= 0)
         return QString();
-    const FitEstimate fit = e.fit();
-    const QString ram = Format::bytes(fit.ramRequiredBytes());
-    const QString ramFree = Format::bytes(fit.availableBytes);
-    const QString gpu = Format::bytes(fit.gpuRequiredBytes);
-    const QString gpuFree = Format::bytes(fit.gpuAvailableBytes);
-    switch (fit.place()) {
-    case FitEstimate::Place::Gpu: return tr("on the GPU, %1 of %2 free there (%3 in RAM)").arg(gpu, gpuFree, ram);
-    case FitEstimate::Place::Split:
-        return tr("%1 of %2 layers on the GPU (%3 of %4 free there), the rest in RAM (%5 of %6 available)")
-            .arg(fit.gpuLayers)
-            .arg(fit.layerCount)
-            .arg(gpu, gpuFree, ram, ramFree);
-    case FitEstimate::Place::Ram: return tr("in RAM, needs %1 of %2 available").arg(ram, ramFree);
-    case FitEstimate::Place::None: break;
-    }
-    if (fit.gpuRequiredBytes > fit.gpuAvailableBytes)
-        return tr("%1 layers need %2 on the GPU, %3 free there").arg(fit.gpuLayers).arg(gpu, gpuFree);
-    return tr("needs %1 of %2 available in RAM").arg(ram, ramFree);
+    return FitEstimator::describe(e.fit());
 }
 
 int ModelListModel::rowOf(const QString& path) const
@@ -145,13 +129,7 @@ QVariant ModelListModel::data(const QModelIndex& index, int role) const
     case FitPlaceRole:
         if (!e.isValid() || e.requiredBytes <= 0)
             return QString();
-        switch (e.fit().place()) {
-        case FitEstimate::Place::Gpu: return QStringLiteral("gpu");
-        case FitEstimate::Place::Split: return QStringLiteral("split");
-        case FitEstimate::Place::Ram: return QStringLiteral("ram");
-        case FitEstimate::Place::None: return QStringLiteral("none");
-        }
-        return QString();
+        return FitEstimator::placeName(e.fit());
     case ErrorRole: return e.error;
     case LoadedRole: return !m_loadedPath.isEmpty() && e.path == m_loadedPath;
     case RemoteRole: return e.isRemote();
