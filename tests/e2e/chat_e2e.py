@@ -12,7 +12,6 @@ written by --tiny-writer when no model is given). The model named on the
 command line goes through ModelLibrary::openFile, the code path of a drop.
 """
 import argparse
-import json
 import os
 import re
 import shutil
@@ -20,43 +19,18 @@ import subprocess
 import sys
 import tempfile
 
-SKIP = 77
+from e2e_support import SKIP, engines, events_of, first, gui_command, models_dir
 
-
-def models_dir():
-    if os.environ.get('HEARTH_MODELS_DIR'):
-        return os.environ['HEARTH_MODELS_DIR']
-    base = os.environ.get('XDG_DATA_HOME') or os.path.expanduser('~/.local/share')
-    return os.path.join(base, 'hearth', 'models')
 
 
 def run_hearth(args, hearth, timeout):
     """Runs Hearth under xvfb-run when there is no display; returns its events."""
-    cmd = [hearth, '--events', '--quit-when-done'] + args
-    env = dict(os.environ)
-    if not env.get('DISPLAY') and not env.get('WAYLAND_DISPLAY'):
-        if shutil.which('xvfb-run'):
-            cmd = ['xvfb-run', '-a', '-s', '-screen 0 1280x800x24'] + cmd
-            env['QT_QPA_PLATFORM'] = 'xcb'
-        else:
-            env['QT_QPA_PLATFORM'] = 'offscreen'
-    env.setdefault('QT_LOGGING_RULES', 'qt.qml.compiler.warning=false')
+    cmd, env = gui_command([hearth, '--events', '--quit-when-done'] + args, os.environ)
     proc = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=timeout)
-    events = []
-    for line in proc.stdout.splitlines():
-        if line.startswith('{'):
-            events.append(json.loads(line))
     if proc.returncode != 0:
         sys.stderr.write(proc.stderr[-4000:])
         raise SystemExit(f'Hearth exited with {proc.returncode}')
-    return events
-
-
-def first(events, name):
-    for e in events:
-        if e.get('event') == name:
-            return e
-    raise SystemExit(f'no "{name}" event; got: {[e.get("event") for e in events]}')
+    return events_of(proc.stdout)
 
 
 def check_png(path):
@@ -78,10 +52,9 @@ def main():
     p.add_argument('--timeout', type=int, default=300)
     a = p.parse_args()
 
-    engines = subprocess.run([a.hearth, '--engines'], capture_output=True, text=True,
-                             env=dict(os.environ, QT_QPA_PLATFORM='offscreen')).stdout.split()
-    if a.engine not in engines:
-        print(f'SKIP: Hearth has no "{a.engine}" engine built in (it has: {", ".join(engines)}). '
+    built = engines(a.hearth)
+    if a.engine not in built:
+        print(f'SKIP: Hearth has no "{a.engine}" engine built in (it has: {", ".join(built)}). '
               'The real engine adapter arrives with core/runtime (issue 6); '
               'until then the same path runs with --engine fake.')
         return SKIP

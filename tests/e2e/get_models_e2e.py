@@ -19,7 +19,6 @@ script only waits for it to exit. Skips (77) without the real engine, the
 model, or Xvfb.
 """
 import argparse
-import hashlib
 import json
 import os
 import shutil
@@ -28,33 +27,12 @@ import sys
 import tempfile
 import urllib.request
 
-SKIP = 77
+from e2e_support import SKIP, engines, events_of, first, gui_command, has_display, models_dir, sha256
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 FAKE_HUB = os.path.join(HERE, '..', 'app', 'fake_hub.py')
 REPO = 'HuggingFaceTB/SmolLM2-135M-Instruct-GGUF'
 DECOY = 'example/Other-Model-GGUF'
-
-
-def models_dir():
-    if os.environ.get('HEARTH_MODELS_DIR'):
-        return os.environ['HEARTH_MODELS_DIR']
-    base = os.environ.get('XDG_DATA_HOME') or os.path.expanduser('~/.local/share')
-    return os.path.join(base, 'hearth', 'models')
-
-
-def sha256(path):
-    h = hashlib.sha256()
-    with open(path, 'rb') as f:
-        for block in iter(lambda: f.read(1 << 20), b''):
-            h.update(block)
-    return h.hexdigest()
-
-
-def first(events, name):
-    for e in events:
-        if e.get('event') == name:
-            return e
-    raise SystemExit(f'no "{name}" event; got: {[e.get("event") for e in events]}')
 
 
 def start_hub(work, model):
@@ -87,17 +65,15 @@ def main():
     p.add_argument('--timeout', type=int, default=400)
     a = p.parse_args()
 
-    engines = subprocess.run([a.hearth, '--engines'], capture_output=True, text=True,
-                             env=dict(os.environ, QT_QPA_PLATFORM='offscreen')).stdout.split()
-    if 'cpu' not in engines:
-        print(f'SKIP: Hearth has no "cpu" engine built in (it has: {", ".join(engines)})')
+    built = engines(a.hearth)
+    if 'cpu' not in built:
+        print(f'SKIP: Hearth has no "cpu" engine built in (it has: {", ".join(built)})')
         return SKIP
     model = a.model or os.path.join(models_dir(), 'SmolLM2-135M-Instruct.Q4_1.gguf')
     if not os.path.exists(model):
         print(f'SKIP: {model} not found: run scripts/setup (or set HEARTH_MODELS_DIR)')
         return SKIP
-    display = os.environ.get('DISPLAY') or os.environ.get('WAYLAND_DISPLAY')
-    if not display and not shutil.which('xvfb-run'):
+    if not has_display() and not shutil.which('xvfb-run'):
         print('SKIP: no display and no xvfb-run (package xvfb)')
         return SKIP
     expected_sha = sha256(model)
@@ -115,17 +91,14 @@ def main():
         env.update(HOME=home, XDG_DATA_HOME=os.path.join(home, '.local/share'),
                    XDG_CONFIG_HOME=os.path.join(home, '.config'), XDG_CACHE_HOME=os.path.join(home, '.cache'),
                    XDG_RUNTIME_DIR=os.path.join(work, 'run'), HEARTH_MODELS_DIR=target, HF_ENDPOINT=endpoint)
-        env.setdefault('QT_LOGGING_RULES', 'qt.qml.compiler.warning=false')
         os.makedirs(a.out, exist_ok=True)
         shot = os.path.join(a.out, 'e2e-get-models-reply.png')
         cmd = [a.hearth, '--events', '--quit-when-done', '--data-dir', os.path.join(work, 'data'),
                '--engine', 'cpu', '--get-model', 'smollm2',
                '--send', 'What is a hearth? Answer in one sentence.', '--screenshot', shot]
-        if not display:
-            cmd = ['xvfb-run', '-a', '-s', '-screen 0 1280x800x24'] + cmd
-            env['QT_QPA_PLATFORM'] = 'xcb'
+        cmd, env = gui_command(cmd, env)
         proc = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=a.timeout)
-        events = [json.loads(line) for line in proc.stdout.splitlines() if line.startswith('{')]
+        events = events_of(proc.stdout)
         if proc.returncode != 0:
             sys.stderr.write(proc.stderr[-4000:])
             raise SystemExit(f'Hearth exited with {proc.returncode}; events: {events}')

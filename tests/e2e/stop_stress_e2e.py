@@ -14,7 +14,6 @@ engine fails the test instead of hanging it.
 them); --engine fake runs the same UI path on a tiny file.
 """
 import argparse
-import json
 import multiprocessing
 import os
 import shutil
@@ -22,14 +21,7 @@ import subprocess
 import sys
 import tempfile
 
-SKIP = 77
-
-
-def models_dir():
-    if os.environ.get('HEARTH_MODELS_DIR'):
-        return os.environ['HEARTH_MODELS_DIR']
-    base = os.environ.get('XDG_DATA_HOME') or os.path.expanduser('~/.local/share')
-    return os.path.join(base, 'hearth', 'models')
+from e2e_support import SKIP, engines, events_of, gui_command, models_dir
 
 
 def busy():
@@ -47,10 +39,9 @@ def main():
     p.add_argument('--timeout', type=int, default=400)
     a = p.parse_args()
 
-    engines = subprocess.run([a.hearth, '--engines'], capture_output=True, text=True,
-                             env=dict(os.environ, QT_QPA_PLATFORM='offscreen')).stdout.split()
-    if a.engine not in engines:
-        print(f'SKIP: Hearth has no "{a.engine}" engine built in (it has: {", ".join(engines)})')
+    built = engines(a.hearth)
+    if a.engine not in built:
+        print(f'SKIP: Hearth has no "{a.engine}" engine built in (it has: {", ".join(built)})')
         return SKIP
     work = tempfile.mkdtemp(prefix='hearth-stop-')
     model = a.model
@@ -65,14 +56,7 @@ def main():
 
     cmd = [a.hearth, '--data-dir', os.path.join(work, 'data'), '--engine', a.engine,
            '--stop-stress', str(a.tries), model]
-    env = dict(os.environ)
-    if not env.get('DISPLAY') and not env.get('WAYLAND_DISPLAY'):
-        if shutil.which('xvfb-run'):
-            cmd = ['xvfb-run', '-a', '-s', '-screen 0 1280x800x24'] + cmd
-            env['QT_QPA_PLATFORM'] = 'xcb'
-        else:
-            env['QT_QPA_PLATFORM'] = 'offscreen'
-    env.setdefault('QT_LOGGING_RULES', 'qt.qml.compiler.warning=false')
+    cmd, env = gui_command(cmd, os.environ)
 
     # The load: one busy process per core, for the whole run.
     load = [multiprocessing.Process(target=busy, daemon=True) for _ in range(os.cpu_count() or 1)]
@@ -89,7 +73,7 @@ def main():
     finally:
         for proc in load:
             proc.terminate()
-    events = [json.loads(line) for line in run.stdout.splitlines() if line.startswith('{')]
+    events = events_of(run.stdout)
     hung = [e for e in events if e.get('event') == 'stop-hung']
     if hung:
         raise SystemExit(f'a stop did not end its reply within 10 s: {hung[0]} '

@@ -1,0 +1,65 @@
+"""What the end-to-end scripts share: where the models are, which engines a
+Hearth build has, running the desktop app under Xvfb when there is no
+display, reading its --events lines, and hashing a file."""
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+
+SKIP = 77  # ctest's SKIP_RETURN_CODE for these tests
+XVFB = ['xvfb-run', '-a', '-s', '-screen 0 1280x800x24']
+
+
+def models_dir():
+    """The models folder as scripts/setup fills it."""
+    if os.environ.get('HEARTH_MODELS_DIR'):
+        return os.environ['HEARTH_MODELS_DIR']
+    base = os.environ.get('XDG_DATA_HOME') or os.path.expanduser('~/.local/share')
+    return os.path.join(base, 'hearth', 'models')
+
+
+def engines(hearth):
+    """The engines this Hearth build has (hearth --engines)."""
+    return subprocess.run([hearth, '--engines'], capture_output=True, text=True,
+                          env=dict(os.environ, QT_QPA_PLATFORM='offscreen')).stdout.split()
+
+
+def has_display(env=None):
+    env = os.environ if env is None else env
+    return bool(env.get('DISPLAY') or env.get('WAYLAND_DISPLAY'))
+
+
+def gui_command(cmd, env):
+    """`cmd` and a copy of `env` that show the window somewhere: the display
+    there is, else a private Xvfb (xvfb-run), else the offscreen platform."""
+    env = dict(env)
+    if not has_display(env):
+        if shutil.which('xvfb-run'):
+            cmd = XVFB + list(cmd)
+            env['QT_QPA_PLATFORM'] = 'xcb'
+        else:
+            env['QT_QPA_PLATFORM'] = 'offscreen'
+    env.setdefault('QT_LOGGING_RULES', 'qt.qml.compiler.warning=false')
+    return cmd, env
+
+
+def events_of(stdout):
+    """The JSON objects Hearth --events printed, one a line."""
+    return [json.loads(line) for line in stdout.splitlines() if line.startswith('{')]
+
+
+def first(events, name):
+    """The first event called `name`; the test fails without one."""
+    for e in events:
+        if e.get('event') == name:
+            return e
+    raise SystemExit(f'no "{name}" event; got: {[e.get("event") for e in events]}')
+
+
+def sha256(path):
+    h = hashlib.sha256()
+    with open(path, 'rb') as f:
+        for block in iter(lambda: f.read(1 << 20), b''):
+            h.update(block)
+    return h.hexdigest()
