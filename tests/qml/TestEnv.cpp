@@ -1,6 +1,7 @@
 #include "TestEnv.h"
 
 #include "../app/FakeHub.h"
+#include "../app/QuantizeFixture.h"
 #include "WindowCapture.h"
 #include "chat/ChatController.h"
 
@@ -84,6 +85,23 @@ QString TestEnv::writeModel(const QString& name, bool chatTemplate) const
     model.chatTemplate = chatTemplate;
     const QString path = m_test.dir.filePath(name + QStringLiteral(".gguf"));
     return testsupport::writeTinyGguf(path.toStdString(), model) ? path : QString();
+}
+
+QString TestEnv::writeF16Model(const QString& name, const QString& title, int layers) const
+{
+    testsupport::QuantizeModel model;
+    model.name = title.toStdString();
+    model.layers = static_cast<uint32_t>(layers);
+    model.embd = 512;
+    model.ff = 1024;
+    const QString path = m_test.dir.filePath(QStringLiteral("models/") + name + QStringLiteral(".gguf"));
+    try {
+        testsupport::writeQuantizeModel(path.toStdString(), model);
+    } catch (const std::exception& e) {
+        qWarning("writeF16Model: %s", e.what());
+        return {};
+    }
+    return path;
 }
 
 double TestEnv::conversationId() const
