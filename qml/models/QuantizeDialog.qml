@@ -185,8 +185,9 @@ Dialog {
             elide: Text.ElideMiddle
             font.pixelSize: 12
             color: Theme.mutedText
-            // job.state: a finished run has taken the name, so ask again.
-            text: root.selected.available === true && job.state !== QuantizeJob.Done
+            // job.state: a finished run has taken the name, so ask again; a
+            // running one shows its own type below.
+            text: root.selected.available === true && job.state !== QuantizeJob.Done && job.state !== QuantizeJob.Running
                   ? qsTr("Will write %1").arg(job.outputPathFor(root.selected.name) || "…") : ""
         }
 

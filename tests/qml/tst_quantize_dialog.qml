@@ -19,6 +19,7 @@ TestCase {
 
     property string smallPath: ""
     property string bigPath: ""
+    property string q8Path: ""
 
     Component {
         id: pickerComponent
@@ -32,9 +33,10 @@ TestCase {
     }
 
     function initTestCase() {
-        smallPath = TestEnv.writeF16Model("Small-F16", "Small F16 Model", 2)
-        bigPath = TestEnv.writeF16Model("Big-F16", "Big F16 Model", 10)
-        verify(smallPath.length > 0 && bigPath.length > 0)
+        smallPath = TestEnv.writeWeightsModel("Small-F16", "Small F16 Model", 2, "F16")
+        bigPath = TestEnv.writeWeightsModel("Big-F16", "Big F16 Model", 10, "F16")
+        q8Path = TestEnv.writeWeightsModel("Small-Q8_0", "Small Q8 Model", 2, "Q8_0")
+        verify(smallPath.length > 0 && bigPath.length > 0 && q8Path.length > 0)
     }
 
     function entry(list, name) {
@@ -60,6 +62,8 @@ TestCase {
         const dialog = findChild(picker, "quantizeDialog")
         tryVerify(() => dialog.opened, 3000)
         tryCompare(dialog.quantizeJob, "state", QuantizeJob.Ready, 10000)
+        // Every model here can become Q4_K_M: the usual choice, preselected.
+        tryVerify(() => dialog.selected.name === "Q4_K_M", 3000, "Q4_K_M is preselected")
         return dialog
     }
 
@@ -97,7 +101,6 @@ TestCase {
         const f16 = typeRow(dialog, "F16")
         verify(!f16.enabled, "F16 of an F16 file changes nothing")
         verify(f16.modelData.reason.indexOf("already F16") >= 0, f16.modelData.reason)
-        tryVerify(() => dialog.selected.name === "Q4_K_M", 3000, "the usual choice is preselected")
         verify(findChild(dialog, "outputName").text.indexOf("Small.Q4_K_M.gguf") >= 0,
                findChild(dialog, "outputName").text)
         dialog.close()
@@ -117,6 +120,7 @@ TestCase {
         verify(findChild(dialog, "quantizeProgress").visible, "a progress bar while it runs")
         verify(findChild(dialog, "quantizeCancelButton").visible)
         verify(!findChild(dialog, "quantizeCloseButton").enabled)
+        verify(!findChild(dialog, "outputName").visible, "no next name while it runs")
         tryCompare(job, "state", QuantizeJob.Done, 60000)
         verify(progressSpy.count >= 2, "progress was reported: " + progressSpy.count)
         compare(job.progress, 1)
@@ -165,6 +169,30 @@ TestCase {
         verify(!list.activeFocus, "Tab leaves the list")
         keyClick(Qt.Key_Escape)
         tryVerify(() => !dialog.visible, 3000, "Escape closes")
+    }
+
+    // An already-quantized file: the dialog warns, each type says it
+    // requantizes, and Start waits for "Requantize anyway".
+    function test_5_requantizeNeedsTheTick() {
+        const dialog = openDialog("Small Q8 Model")
+        const job = dialog.quantizeJob
+        verify(job.sourceQuantized)
+        verify(findChild(dialog, "requantizeNote").visible)
+        compare(dialog.selected.name, "Q4_K_M")
+        verify(dialog.selected.requantize)
+        verify(dialog.selected.reason.indexOf("lower quality") >= 0, dialog.selected.reason)
+        const q8 = typeRow(dialog, "Q8_0")
+        verify(!q8.enabled, "Q8_0 of a Q8_0 file changes nothing")
+        const box = findChild(dialog, "requantizeBox")
+        verify(box.visible && !box.checked)
+        const start = findChild(dialog, "quantizeStartButton")
+        verify(!start.enabled, "not without the tick")
+        mouseClick(box)
+        verify(start.enabled)
+        mouseClick(start)
+        tryCompare(job, "state", QuantizeJob.Done, 60000)
+        verify(job.resultPath.indexOf("Small.Q4_K_M") >= 0, job.resultPath)
+        dialog.close()
     }
 
     Component {
