@@ -3,7 +3,8 @@
 // `<base>.<TYPE>.gguf` with the planned types, reports progress, and the file
 // joins the library and loads; a cancel mid-way, a full disk and a folder
 // that cannot be written leave no file and say why; an existing name is
-// never overwritten; an already-quantized source needs allowRequantize.
+// never overwritten; an already-quantized source needs allowRequantize; the
+// real SmolLM2 file requantized to Q8_0 runs in the real engine.
 
 #include "AppTestSupport.h"
 #include "QuantizeFixture.h"
@@ -12,6 +13,11 @@
 #include "models/ModelListModel.h"
 #include "models/QuantizeJob.h"
 #include "quantize/quantizer.h"
+#include "test_support.h"
+
+#ifdef HEARTH_HAVE_CORE_RUNTIME
+#include "engine/CoreEngine.h"
+#endif
 
 #include <QDirIterator>
 #include <QSignalSpy>
@@ -276,6 +282,45 @@ private slots:
         QVERIFY(waitSettled(*job));
         QCOMPARE(job->state(), QuantizeJob::Done);
         QCOMPARE(job->resultPath(), m_models + QStringLiteral("/Small.Q4_K_M.gguf"));
+    }
+
+    // The real SmolLM2 file (Q4_1, as most downloads are quantized) to Q8_0:
+    // the result loads in the real engine and answers. Skips without the model.
+    void realModelRequantizedRunsInTheEngine()
+    {
+#ifndef HEARTH_HAVE_CORE_RUNTIME
+        QSKIP("built without core/runtime");
+#else
+        HEARTH_REQUIRE_MODEL(path, smolLm2Path);
+        const auto job = makeJob(QString::fromStdString(path));
+        QCOMPARE(job->state(), QuantizeJob::Ready);
+        QVERIFY(job->sourceQuantized());
+        QVERIFY(typeOf(*job, QStringLiteral("Q8_0")).value(QStringLiteral("requantize")).toBool());
+        job->setOutputFolder(m_models); // never the real models folder
+        QVERIFY(job->start(QStringLiteral("Q8_0"), /*allowRequantize=*/true));
+        QVERIFY(waitSettled(*job, 300000));
+        QCOMPARE(job->state(), QuantizeJob::Done);
+        QCOMPARE(job->resultPath(), m_models + QStringLiteral("/SmolLM2-135M-Instruct.Q8_0.gguf"));
+        const qint64 estimate =
+            qint64(typeOf(*job, QStringLiteral("Q8_0")).value(QStringLiteral("fileBytes")).toDouble());
+        const qint64 written = QFileInfo(job->resultPath()).size();
+        qInfo("SmolLM2 Q4_1 -> Q8_0: estimated %lld bytes, wrote %lld", estimate, written);
+        QVERIFY(qAbs(written - estimate) <= 4096);
+
+        CoreEngine engine;
+        const std::atomic<bool> never{false};
+        const ModelFacts facts = engine.load(job->resultPath(), {512, 2, 0}, {}, never);
+        QCOMPARE(facts.quant, QStringLiteral("Q8_0"));
+        SamplerSettings greedy;
+        greedy.temperature = 0;
+        greedy.maxTokens = 8;
+        QString text;
+        const GenerationStats stats = engine.generate(
+            {{ChatTurn::Role::User, QStringLiteral("What is the capital of France?")}}, greedy,
+            [&](const QString& piece, const GenerationStats&) { text += piece; }, never);
+        QVERIFY(stats.generatedTokens > 0);
+        QVERIFY2(!text.trimmed().isEmpty(), qPrintable(text));
+#endif
     }
 
     void badSourceSaysWhy()
