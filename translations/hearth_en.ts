@@ -1400,10 +1400,6 @@
             <translation type="unfinished" />
         </message>
         <message>
-            <source>Tensor %1 of %2 · %3 of %4</source>
-            <translation type="unfinished" />
-        </message>
-        <message>
             <source>Starting…</source>
             <translation type="unfinished" />
         </message>
@@ -1417,6 +1413,10 @@
         </message>
         <message>
             <source>Wrote %1 (%2); it is in the models list.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Tensor %1 of %2 · %3 of %4 · %5%</source>
             <translation type="unfinished" />
         </message>
     </context>

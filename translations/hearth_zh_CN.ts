@@ -1406,10 +1406,6 @@
             <translation>在 %2 中找不到可用于 %1 文件的空闲文件名。</translation>
         </message>
         <message>
-            <source>Tensor %1 of %2 · %3 of %4</source>
-            <translation>张量 %1/%2 · %3/%4</translation>
-        </message>
-        <message>
             <source>Starting…</source>
             <translation>正在开始…</translation>
         </message>
@@ -1424,6 +1420,10 @@
         <message>
             <source>Wrote %1 (%2); it is in the models list.</source>
             <translation>已写入 %1（%2）；它已在模型列表中。</translation>
+        </message>
+        <message>
+            <source>Tensor %1 of %2 · %3 of %4 · %5%</source>
+            <translation>张量 %1/%2 · %3/%4 · %5%</translation>
         </message>
     </context>
     <context>

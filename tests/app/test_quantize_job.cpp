@@ -145,6 +145,9 @@ private slots:
         QVERIFY(progress.count() >= 2);
         QCOMPARE(job->progress(), 1.0);
         QCOMPARE(job->tensor(), job->tensors());
+        QVERIFY2(job->progressText().startsWith(QStringLiteral("Tensor %1 of %1 · ").arg(job->tensors())) &&
+                     job->progressText().endsWith(QStringLiteral(" · 100%")),
+                 qPrintable(job->progressText()));
 
         // The planned types, a valid file, about the estimated size.
         quantize::QuantizeOptions o;

@@ -341,10 +341,11 @@ void QuantizeJob::onProgress(int tensor, int tensors, qint64 done, qint64 total)
     m_tensor = tensor;
     m_tensors = tensors;
     m_progress = total > 0 ? double(done) / double(total) : 0.0;
-    m_progressText = tensors > 0 ? tr("Tensor %1 of %2 · %3 of %4")
+    m_progressText = tensors > 0 ? tr("Tensor %1 of %2 · %3 of %4 · %5%")
                                        .arg(std::min(tensor + 1, tensors))
                                        .arg(tensors)
                                        .arg(Format::bytes(done), Format::bytes(total))
+                                       .arg(int(m_progress * 100))
                                  : tr("Starting…");
     emit progressChanged();
 }

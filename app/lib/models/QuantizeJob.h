@@ -53,7 +53,7 @@ class QuantizeJob : public QObject {
     Q_PROPERTY(State state READ state NOTIFY stateChanged)
     Q_PROPERTY(bool busy READ busy NOTIFY stateChanged)
     // The run: 0..1 of the output's tensor data, and in words ("Tensor 12 of
-    // 30 · 120 MB of 400 MB"); the mix being written.
+    // 30 · 120 MB of 400 MB · 30%"); the mix being written.
     Q_PROPERTY(double progress READ progress NOTIFY progressChanged)
     Q_PROPERTY(QString progressText READ progressText NOTIFY progressChanged)
     Q_PROPERTY(int tensor READ tensor NOTIFY progressChanged)
