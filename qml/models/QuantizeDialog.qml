@@ -34,20 +34,6 @@ Dialog {
             job.start(root.selected.name, requantizeBox.checked)
     }
 
-    // The usual choice first, else the first type that applies.
-    function preferredIndex() {
-        let first = -1
-        for (let i = 0; i < job.types.length; ++i) {
-            if (!job.types[i].available)
-                continue
-            if (job.types[i].name === "Q4_K_M")
-                return i
-            if (first < 0)
-                first = i
-        }
-        return first
-    }
-
     objectName: "quantizeDialog"
     title: qsTr("Quantize %1").arg(root.modelName)
     modal: true
@@ -70,7 +56,7 @@ Dialog {
         id: preselect
 
         interval: 0
-        onTriggered: typeList.currentIndex = root.preferredIndex()
+        onTriggered: typeList.currentIndex = job.recommended
     }
 
     ColumnLayout {

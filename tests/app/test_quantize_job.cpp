@@ -121,6 +121,8 @@ private slots:
             QCOMPARE(t.value(QStringLiteral("available")).toBool(), !same);
             QCOMPARE(t.value(QStringLiteral("reason")).toString().contains(QStringLiteral("already F16")), same);
         }
+        QCOMPARE(job->types()[job->recommended()].toMap().value(QStringLiteral("name")).toString(),
+                 QStringLiteral("Q4_K_M"));
         QVERIFY(!job->start(QStringLiteral("F16")));
         QVERIFY2(job->error().contains(QStringLiteral("already F16")), qPrintable(job->error()));
         QVERIFY(!job->start(QStringLiteral("Q9_X")));

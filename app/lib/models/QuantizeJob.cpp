@@ -222,6 +222,21 @@ void QuantizeJob::onEstimated(int serial, const QVariantList& types, bool quanti
         setState(Failed, tr("Cannot quantize %1: %2").arg(QFileInfo(m_source).fileName(), error));
 }
 
+int QuantizeJob::recommended() const
+{
+    int first = -1;
+    for (int i = 0; i < m_types.size(); ++i) {
+        const QVariantMap t = m_types[i].toMap();
+        if (!t.value(QStringLiteral("available")).toBool())
+            continue;
+        if (t.value(QStringLiteral("name")).toString() == nameOf(quantize::mixInfo(quantize::Mix::Q4_K_M)))
+            return i;
+        if (first < 0)
+            first = i;
+    }
+    return first;
+}
+
 QVariantMap QuantizeJob::typeInfo(const QString& name) const
 {
     for (const QVariant& t : m_types)

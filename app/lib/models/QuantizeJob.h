@@ -50,6 +50,9 @@ class QuantizeJob : public QObject {
     Q_PROPERTY(QVariantList types READ types NOTIFY typesChanged)
     // Some weights of the source are already quantized.
     Q_PROPERTY(bool sourceQuantized READ sourceQuantized NOTIFY typesChanged)
+    // The row of `types` to offer first: Q4_K_M (llama-quantize's usual
+    // choice) when it applies, else the first that does; -1 if none.
+    Q_PROPERTY(int recommended READ recommended NOTIFY typesChanged)
     Q_PROPERTY(State state READ state NOTIFY stateChanged)
     Q_PROPERTY(bool busy READ busy NOTIFY stateChanged)
     // The run: 0..1 of the output's tensor data, and in words ("Tensor 12 of
@@ -94,6 +97,7 @@ public:
     void setOutputFolder(const QString& folder);
     QVariantList types() const { return m_types; }
     bool sourceQuantized() const { return m_sourceQuantized; }
+    int recommended() const;
     State state() const { return m_state; }
     bool busy() const { return m_state == Estimating || m_state == Running; }
     double progress() const { return m_progress; }
