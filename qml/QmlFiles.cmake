@@ -21,6 +21,7 @@ set(HEARTH_QML_FILES
     models/GetModelsPage.qml
     models/ModelDelegate.qml
     models/ModelPicker.qml
+    models/QuantizeDialog.qml
     settings/EnginesDialog.qml
     settings/LocalServerSection.qml
     settings/SettingRow.qml

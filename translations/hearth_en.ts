@@ -1121,6 +1121,14 @@
             <source>Remote · %1</source>
             <translation type="unfinished" />
         </message>
+        <message>
+            <source>Quantize…</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Quantize %1 to another type</source>
+            <translation type="unfinished" />
+        </message>
     </context>
     <context>
         <name>ModelLibrary</name>
@@ -1255,6 +1263,160 @@
         </message>
         <message>
             <source>Open</source>
+            <translation type="unfinished" />
+        </message>
+    </context>
+    <context>
+        <name>QuantizeDialog</name>
+        <message>
+            <source>Quantize %1</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Writes a new model file next to this one; the original stays as it is.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>This file is already quantized. Quantizing it again loses more quality than quantizing the original F16 or BF16 model would.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Estimating the sizes</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Quantization types</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>%1, about %2, %3 bits per weight</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>about %1 · %2 bits per weight</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Requantize anyway</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Requantize anyway, with lower quality</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Will write %1</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Quantizing</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>%1: %2</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Start</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Quantize to %1</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Cancel</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Stop quantizing</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Load</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Load the quantized model</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Close</source>
+            <translation type="unfinished" />
+        </message>
+    </context>
+    <context>
+        <name>QuantizeJob</name>
+        <message>
+            <source>The file is already %1.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Requantizes weights that are already quantized: the result is lower quality than quantizing from an F16 or BF16 file.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>%1 is not a file.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Cannot quantize %1: %2</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>A quantization is already running.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Choose a model to quantize first.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>%1 is not a type Hearth can quantize to.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Cannot quantize to %1: %2</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>%1 is already quantized: allow requantizing to convert it to %2 (lower quality than quantizing from F16 or BF16).</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Cannot write the quantized model: %1 is not a folder.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Cannot write the quantized model: the folder %1 is read-only.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Not enough disk space for the %1 file: it needs about %2, and %3 is free in %4.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>No free file name for the %1 file in %2.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Starting…</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Cancelled; nothing was written.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Quantizing to %1 failed: %2</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Wrote %1 (%2); it is in the models list.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Tensor %1 of %2 · %3 of %4 · %5%</source>
             <translation type="unfinished" />
         </message>
     </context>

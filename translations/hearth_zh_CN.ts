@@ -1135,6 +1135,14 @@
             <source>Remote · %1</source>
             <translation>远程 · %1</translation>
         </message>
+        <message>
+            <source>Quantize…</source>
+            <translation>量化…</translation>
+        </message>
+        <message>
+            <source>Quantize %1 to another type</source>
+            <translation>将 %1 量化为另一种类型</translation>
+        </message>
     </context>
     <context>
         <name>ModelLibrary</name>
@@ -1297,6 +1305,160 @@
         <message>
             <source>Open</source>
             <translation>打开</translation>
+        </message>
+    </context>
+    <context>
+        <name>QuantizeDialog</name>
+        <message>
+            <source>Quantize %1</source>
+            <translation>量化 %1</translation>
+        </message>
+        <message>
+            <source>Writes a new model file next to this one; the original stays as it is.</source>
+            <translation>在此文件旁写入一个新的模型文件；原文件保持不变。</translation>
+        </message>
+        <message>
+            <source>This file is already quantized. Quantizing it again loses more quality than quantizing the original F16 or BF16 model would.</source>
+            <translation>此文件已经量化过。再次量化会比量化原始的 F16 或 BF16 模型损失更多质量。</translation>
+        </message>
+        <message>
+            <source>Estimating the sizes</source>
+            <translation>正在估算大小</translation>
+        </message>
+        <message>
+            <source>Quantization types</source>
+            <translation>量化类型</translation>
+        </message>
+        <message>
+            <source>%1, about %2, %3 bits per weight</source>
+            <translation>%1，约 %2，每个权重 %3 位</translation>
+        </message>
+        <message>
+            <source>about %1 · %2 bits per weight</source>
+            <translation>约 %1 · 每个权重 %2 位</translation>
+        </message>
+        <message>
+            <source>Requantize anyway</source>
+            <translation>仍然再次量化</translation>
+        </message>
+        <message>
+            <source>Requantize anyway, with lower quality</source>
+            <translation>仍然再次量化，质量较低</translation>
+        </message>
+        <message>
+            <source>Will write %1</source>
+            <translation>将写入 %1</translation>
+        </message>
+        <message>
+            <source>Quantizing</source>
+            <translation>正在量化</translation>
+        </message>
+        <message>
+            <source>%1: %2</source>
+            <translation>%1：%2</translation>
+        </message>
+        <message>
+            <source>Start</source>
+            <translation>开始</translation>
+        </message>
+        <message>
+            <source>Quantize to %1</source>
+            <translation>量化为 %1</translation>
+        </message>
+        <message>
+            <source>Cancel</source>
+            <translation>取消</translation>
+        </message>
+        <message>
+            <source>Stop quantizing</source>
+            <translation>停止量化</translation>
+        </message>
+        <message>
+            <source>Load</source>
+            <translation>加载</translation>
+        </message>
+        <message>
+            <source>Load the quantized model</source>
+            <translation>加载量化后的模型</translation>
+        </message>
+        <message>
+            <source>Close</source>
+            <translation>关闭</translation>
+        </message>
+    </context>
+    <context>
+        <name>QuantizeJob</name>
+        <message>
+            <source>The file is already %1.</source>
+            <translation>该文件已经是 %1。</translation>
+        </message>
+        <message>
+            <source>Requantizes weights that are already quantized: the result is lower quality than quantizing from an F16 or BF16 file.</source>
+            <translation>会对已量化的权重再次量化：结果的质量低于从 F16 或 BF16 文件量化。</translation>
+        </message>
+        <message>
+            <source>%1 is not a file.</source>
+            <translation>%1 不是文件。</translation>
+        </message>
+        <message>
+            <source>Cannot quantize %1: %2</source>
+            <translation>无法量化 %1：%2</translation>
+        </message>
+        <message>
+            <source>A quantization is already running.</source>
+            <translation>已有一个量化任务在运行。</translation>
+        </message>
+        <message>
+            <source>Choose a model to quantize first.</source>
+            <translation>请先选择要量化的模型。</translation>
+        </message>
+        <message>
+            <source>%1 is not a type Hearth can quantize to.</source>
+            <translation>%1 不是 Hearth 能量化到的类型。</translation>
+        </message>
+        <message>
+            <source>Cannot quantize to %1: %2</source>
+            <translation>无法量化为 %1：%2</translation>
+        </message>
+        <message>
+            <source>%1 is already quantized: allow requantizing to convert it to %2 (lower quality than quantizing from F16 or BF16).</source>
+            <translation>%1 已经是量化过的：需允许再次量化才能转换为 %2（质量低于从 F16 或 BF16 量化）。</translation>
+        </message>
+        <message>
+            <source>Cannot write the quantized model: %1 is not a folder.</source>
+            <translation>无法写入量化后的模型：%1 不是文件夹。</translation>
+        </message>
+        <message>
+            <source>Cannot write the quantized model: the folder %1 is read-only.</source>
+            <translation>无法写入量化后的模型：文件夹 %1 是只读的。</translation>
+        </message>
+        <message>
+            <source>Not enough disk space for the %1 file: it needs about %2, and %3 is free in %4.</source>
+            <translation>磁盘空间不足，无法写入 %1 文件：大约需要 %2，而 %4 中只有 %3 可用。</translation>
+        </message>
+        <message>
+            <source>No free file name for the %1 file in %2.</source>
+            <translation>在 %2 中找不到可用于 %1 文件的空闲文件名。</translation>
+        </message>
+        <message>
+            <source>Starting…</source>
+            <translation>正在开始…</translation>
+        </message>
+        <message>
+            <source>Cancelled; nothing was written.</source>
+            <translation>已取消；没有写入任何文件。</translation>
+        </message>
+        <message>
+            <source>Quantizing to %1 failed: %2</source>
+            <translation>量化为 %1 失败：%2</translation>
+        </message>
+        <message>
+            <source>Wrote %1 (%2); it is in the models list.</source>
+            <translation>已写入 %1（%2）；它已在模型列表中。</translation>
+        </message>
+        <message>
+            <source>Tensor %1 of %2 · %3 of %4 · %5%</source>
+            <translation>张量 %1/%2 · %3/%4 · %5%</translation>
         </message>
     </context>
     <context>

@@ -6,6 +6,7 @@ import Hearth
 // One model file: name, architecture, parameters, quant, trained context,
 // size, the fit estimate, or why it cannot be used. A remote model (served
 // by an endpoint of Settings → Engines) says so and names its server.
+// "Quantize…" asks the picker for its quantize dialog.
 Rectangle {
     id: root
 
@@ -25,6 +26,7 @@ Rectangle {
     required property string endpoint
 
     signal loadRequested(string path)
+    signal quantizeRequested(string path, string name)
 
     implicitHeight: row.implicitHeight + 20
     radius: Theme.radius
@@ -93,6 +95,13 @@ Rectangle {
             visible: root.loaded
             text: qsTr("Loaded")
             color: Theme.success
+        }
+        Button {
+            objectName: "quantizeButton"
+            visible: !root.remote && root.error.length === 0
+            text: qsTr("Quantize…")
+            Accessible.name: qsTr("Quantize %1 to another type").arg(root.name)
+            onClicked: root.quantizeRequested(root.path, root.name)
         }
         Button {
             objectName: "loadButton"

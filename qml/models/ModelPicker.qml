@@ -6,7 +6,7 @@ import Hearth
 
 // The models found in the models folders (headers only, cached) and files
 // opened before, with what each is and whether it fits; open another file
-// or add a folder.
+// or add a folder; quantize one to another type (QuantizeDialog).
 Popup {
     id: root
 
@@ -170,6 +170,7 @@ Popup {
                     root.library.load(path)
                     root.close()
                 }
+                onQuantizeRequested: (path, name) => quantizeDialog.ask(path, name)
             }
 
             Label {
@@ -202,6 +203,14 @@ Popup {
         objectName: "folderDialog"
         title: qsTr("Add a models folder")
         onAccepted: root.library.addFolder(selectedFolder)
+    }
+
+    QuantizeDialog {
+        id: quantizeDialog
+
+        parent: Overlay.overlay
+        anchors.centerIn: parent
+        library: root.library
     }
 
     PathDialog {

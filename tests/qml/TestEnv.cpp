@@ -1,8 +1,10 @@
 #include "TestEnv.h"
 
 #include "../app/FakeHub.h"
+#include "../app/QuantizeFixture.h"
 #include "WindowCapture.h"
 #include "chat/ChatController.h"
+#include "quantize/quant_policy.h"
 
 #include <QFileInfo>
 
@@ -84,6 +86,30 @@ QString TestEnv::writeModel(const QString& name, bool chatTemplate) const
     model.chatTemplate = chatTemplate;
     const QString path = m_test.dir.filePath(name + QStringLiteral(".gguf"));
     return testsupport::writeTinyGguf(path.toStdString(), model) ? path : QString();
+}
+
+QString TestEnv::writeWeightsModel(const QString& name, const QString& title, int layers, const QString& weights) const
+{
+    testsupport::QuantizeModel model;
+    model.name = title.toStdString();
+    model.layers = static_cast<uint32_t>(layers);
+    model.embd = 512;
+    model.ff = 1024;
+    const std::optional<hearth::quantize::Mix> mix = hearth::quantize::parseMix(weights.toStdString());
+    if (!mix) {
+        qWarning("writeWeightsModel: no type %s", qPrintable(weights));
+        return {};
+    }
+    model.weights = hearth::quantize::mixInfo(*mix).defaultType;
+    model.fileType = static_cast<uint32_t>(*mix);
+    const QString path = m_test.dir.filePath(QStringLiteral("models/") + name + QStringLiteral(".gguf"));
+    try {
+        testsupport::writeQuantizeModel(path.toStdString(), model);
+    } catch (const std::exception& e) {
+        qWarning("writeWeightsModel: %s", e.what());
+        return {};
+    }
+    return path;
 }
 
 double TestEnv::conversationId() const

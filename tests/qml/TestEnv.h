@@ -40,6 +40,12 @@ public:
     // Writes a tiny model `name`.gguf into the test's folder, with or
     // without a chat template; returns its path.
     Q_INVOKABLE QString writeModel(const QString& name, bool chatTemplate) const;
+    // Writes a llama-shaped model `name`.gguf (general.name `title`,
+    // `layers` blocks of 512 wide, 2-D weights of type `weights`: "F16",
+    // "Q8_0", ...) into the session's models folder, for the quantize
+    // dialog; returns its path, "" if it cannot.
+    Q_INVOKABLE QString writeWeightsModel(const QString& name, const QString& title, int layers,
+                                          const QString& weights) const;
     // Key presses into another window than the test's own (TestCase's
     // keyClick only reaches its window): Main.qml's, in the Tab-order test.
     Q_INVOKABLE void keyClick(QObject* window, int key, int modifiers = 0) const;

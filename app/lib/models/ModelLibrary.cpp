@@ -48,6 +48,8 @@ ModelLibrary::~ModelLibrary()
     m_cancel->store(true);
     m_scan.waitForFinished();
     m_inspect.waitForFinished();
+    for (QFutureWatcher<ModelEntry>* add : std::as_const(m_adds))
+        add->waitForFinished();
 }
 
 int ModelLibrary::contextSize() const
@@ -136,14 +138,7 @@ void ModelLibrary::openFile(const QUrl& file)
             setError(entry.error);
             return;
         }
-        m_models.upsert(entry);
-        const bool inFolder = std::any_of(m_folders.cbegin(), m_folders.cend(), [&](const QString& folder) {
-            return entry.path.startsWith(QDir(folder).canonicalPath() + QLatin1Char('/'));
-        });
-        if (!inFolder && !m_files.contains(entry.path)) {
-            m_files.append(entry.path);
-            m_store->setValue(QStringLiteral("library/files"), m_files);
-        }
+        remember(entry);
         load(entry.path);
     });
     m_inspect.setFuture(
@@ -154,6 +149,41 @@ void ModelLibrary::openFile(const QUrl& file)
                 e.error = ModelLibrary::tr("%1 is not a file.").arg(path);
                 return e;
             }
+            return ModelScanner::inspect(path, *cache, *engine, context, ngl);
+        }));
+}
+
+void ModelLibrary::remember(const ModelEntry& entry)
+{
+    m_models.upsert(entry);
+    const bool inFolder = std::any_of(m_folders.cbegin(), m_folders.cend(), [&](const QString& folder) {
+        return entry.path.startsWith(QDir(folder).canonicalPath() + QLatin1Char('/'));
+    });
+    if (!inFolder && !m_files.contains(entry.path)) {
+        m_files.append(entry.path);
+        m_store->setValue(QStringLiteral("library/files"), m_files);
+    }
+}
+
+void ModelLibrary::addFile(const QString& path)
+{
+    // One watcher per call: an add never drops the answer of another, or of openFile().
+    auto* watcher = new QFutureWatcher<ModelEntry>(this);
+    connect(watcher, &QFutureWatcher<ModelEntry>::finished, this, [this, watcher] {
+        m_adds.removeOne(watcher);
+        watcher->deleteLater();
+        const ModelEntry entry = watcher->result();
+        if (!entry.isValid()) {
+            setError(entry.error);
+            return;
+        }
+        remember(entry);
+        m_models.setLoadedPath(m_loader->modelPath());
+        emit fileAdded(entry.path);
+    });
+    m_adds.append(watcher);
+    watcher->setFuture(
+        QtConcurrent::run([path, cache = m_cache, engine = m_engine, context = contextSize(), ngl = gpuLayers()] {
             return ModelScanner::inspect(path, *cache, *engine, context, ngl);
         }));
 }

@@ -51,6 +51,11 @@ public:
     // is and loads it. A file that is not a valid model sets `error`.
     Q_INVOKABLE void openFile(const QUrl& file);
     Q_INVOKABLE void openPath(const QString& path) { openFile(QUrl::fromLocalFile(path)); }
+    // Lists a file Hearth has just written (a quantized model) without
+    // loading it: its header is read off the GUI thread, the entry is added
+    // (or replaced) and, outside the folders, remembered like an opened file.
+    // A bad file sets `error`. Emits fileAdded(path) once it is listed.
+    Q_INVOKABLE void addFile(const QString& path);
     Q_INVOKABLE void load(const QString& path);
     Q_INVOKABLE void clearError();
     // Whether a drag carries something worth offering a drop for.
@@ -64,11 +69,14 @@ signals:
     void errorChanged();
     void scanFinished();
     void gpuLayersChanged();
+    void fileAdded(const QString& path);
 
 private:
     void setError(const QString& error);
     void setScanning(bool scanning);
     int contextSize() const;
+    // Adds a valid entry to the list and, outside the folders, to library/files.
+    void remember(const ModelEntry& entry);
 
     std::shared_ptr<InferenceEngine> m_engine;
     std::shared_ptr<ModelCache> m_cache;
@@ -83,5 +91,6 @@ private:
     QString m_error;
     QFutureWatcher<QList<ModelEntry>> m_scan;
     QFutureWatcher<ModelEntry> m_inspect;
+    QList<QFutureWatcher<ModelEntry>*> m_adds; // addFile()s under way (children; waited for at the end)
     std::shared_ptr<std::atomic<bool>> m_cancel = std::make_shared<std::atomic<bool>>(false);
 };
