@@ -15,7 +15,6 @@
 #include "downloads/DownloadManager.h"
 #include "downloads/HubClient.h"
 #include "engine/FitEstimator.h"
-#include "gauges/SystemMemory.h"
 
 #include <QCoreApplication>
 #include <QDir>

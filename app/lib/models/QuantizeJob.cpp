@@ -196,8 +196,9 @@ void QuantizeJob::estimate()
             error = tr("%1 is not a file.").arg(path);
         } else {
             // Headers only: a few milliseconds per mix, even for a large model.
+            const qint64 bytes = modelBytes(info);
             for (const quantize::MixInfo& mix : quantize::allMixes())
-                types.append(planOne(path, mix, modelBytes(info), quantized));
+                types.append(planOne(path, mix, bytes, quantized));
             // A file the reader rejects fails every plan the same way: say it once.
             const bool none = std::none_of(types.cbegin(), types.cend(), [](const QVariant& t) {
                 return t.toMap().contains(QStringLiteral("fileBytes"));
