@@ -17,22 +17,28 @@ namespace {
 constexpr float kGroupMaxEps = 1e-15f;
 constexpr int kNearZeroIndex = 8; // kValuesIQ4NL[8] = 1, the value closest to 0
 
-// Index of the table value nearest to v (the upper one on a tie).
-int nearestValueIndex(float v)
+// Index of the table value nearest to id * x[j] for each of 32 values,
+// the upper one on a tie, as a binary search over the table would give
+// (ggml's best_index_int8): the count of neighbour pairs (a, b) with
+// v - a >= b - v. Every pair below v's bracket counts, none above it, and
+// the bracket's own pair is the search's last comparison, with the same
+// float roundings, so the indices are the same bits; NaN gives 15 as that
+// search does. No branches, so the compiler runs it on vectors; the
+// search's unpredictable branches were most of IQ4_XS's time.
+void nearestIndices32(float id, const float* x, uint8_t* L)
 {
-    if (v <= kValuesIQ4NL[0])
-        return 0;
-    if (v >= kValuesIQ4NL[15])
-        return 15;
-    int lo = 0, hi = 15;
-    while (hi - lo > 1) {
-        const int mid = (lo + hi) / 2;
-        if (v < kValuesIQ4NL[mid])
-            hi = mid;
-        else
-            lo = mid;
+    float v[32];
+    for (int j = 0; j < 32; ++j)
+        v[j] = id * x[j];
+    int32_t count[32] = {};
+    for (int k = 1; k < 16; ++k) {
+        const auto a = static_cast<float>(kValuesIQ4NL[k - 1]);
+        const auto b = static_cast<float>(kValuesIQ4NL[k]);
+        for (int j = 0; j < 32; ++j)
+            count[j] += (v[j] - a < b - v[j]) ? 0 : 1;
     }
-    return v - kValuesIQ4NL[hi - 1] < kValuesIQ4NL[hi] - v ? hi - 1 : hi;
+    for (int j = 0; j < 32; ++j)
+        L[j] = static_cast<uint8_t>(v[j] == v[j] ? count[j] : 15);
 }
 
 // Weighted least-squares fit of one 32-element group to scale * table
@@ -55,13 +61,13 @@ float fitGroup(const float* x, int ntry, uint8_t* L)
     const auto v0 = static_cast<float>(kValuesIQ4NL[0]);
     float d = ntry > 0 ? -max / v0 : max / v0;
     float sumQX = 0, sumQ2 = 0;
+    uint8_t tried[32];
     const auto fit = [&](float id, bool store) {
+        uint8_t* idx = store ? L : tried;
+        nearestIndices32(id, x, idx);
         sumQX = sumQ2 = 0;
         for (int j = 0; j < 32; ++j) {
-            const int l = nearestValueIndex(id * x[j]);
-            if (store)
-                L[j] = static_cast<uint8_t>(l);
-            const auto q = static_cast<float>(kValuesIQ4NL[l]);
+            const auto q = static_cast<float>(kValuesIQ4NL[idx[j]]);
             const float w = x[j] * x[j];
             sumQX += w * q * x[j];
             sumQ2 += w * q * q;
@@ -136,9 +142,7 @@ void quantizeChunkIQ4_NL(const float* x, BlockIQ4_NL* y, int64_t n)
     for (int64_t i = 0; i < n / QK4_NL; ++i, x += QK4_NL) {
         const float d = fitGroup(x, /*ntry=*/7, L);
         y[i].d = storeHalf(d);
-        const float id = d != 0.0f ? 1 / d : 0.0f;
-        for (int j = 0; j < QK4_NL; ++j)
-            L[j] = static_cast<uint8_t>(nearestValueIndex(id * x[j]));
+        nearestIndices32(d != 0.0f ? 1 / d : 0.0f, x, L);
         packNibbles(L, QK4_NL, y[i].qs);
     }
 }
@@ -167,9 +171,7 @@ void quantizeRowIQ4_XS(const float* x, BlockIQ4_XS* y, int64_t n)
         for (int b = 0; b < 8; ++b) {
             const int l = std::clamp(nearestInt(id * scales[b]), -32, 31);
             const float dl = d * static_cast<float>(l);
-            const float idl = dl != 0.0f ? 1 / dl : 0.0f;
-            for (int j = 0; j < 32; ++j)
-                L[32 * b + j] = static_cast<uint8_t>(nearestValueIndex(idl * x[32 * b + j]));
+            nearestIndices32(dl != 0.0f ? 1 / dl : 0.0f, x + 32 * b, L + 32 * b);
             const int stored = l + 32;
             y[i].scalesL[b / 2] = static_cast<uint8_t>(y[i].scalesL[b / 2] | ((stored & 0x0f) << (4 * (b % 2))));
             y[i].scalesH = static_cast<uint16_t>(y[i].scalesH | ((stored >> 4) << (2 * b)));
