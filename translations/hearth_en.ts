@@ -592,6 +592,14 @@
             <source>KV cache</source>
             <translation type="unfinished" />
         </message>
+        <message>
+            <source>GPU memory %1</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>GPU memory</source>
+            <translation type="unfinished" />
+        </message>
     </context>
     <context>
         <name>Gauges</name>
@@ -605,6 +613,10 @@
         </message>
         <message>
             <source>%1 (%2 resident)</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>%1 of %2</source>
             <translation type="unfinished" />
         </message>
     </context>

@@ -590,6 +590,14 @@
             <source>KV cache</source>
             <translation>KV 缓存</translation>
         </message>
+        <message>
+            <source>GPU memory %1</source>
+            <translation>GPU 显存 %1</translation>
+        </message>
+        <message>
+            <source>GPU memory</source>
+            <translation>GPU 显存</translation>
+        </message>
     </context>
     <context>
         <name>Gauges</name>
@@ -604,6 +612,10 @@
         <message>
             <source>%1 (%2 resident)</source>
             <translation>%1（常驻 %2）</translation>
+        </message>
+        <message>
+            <source>%1 of %2</source>
+            <translation>%1 / %2</translation>
         </message>
     </context>
     <context>

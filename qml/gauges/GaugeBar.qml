@@ -5,7 +5,8 @@ import Hearth
 
 // Live figures under the conversation: generation and prompt speed, time
 // to first token, the context meter (with a notice once the context has
-// shifted), process memory, model weights and KV cache. The figures wrap
+// shifted), process memory, model weights, KV cache and, when layers run
+// on a GPU, the model's share of the GPU's memory. The figures wrap
 // onto a second line when the window is narrow, so none is cut off.
 Rectangle {
     id: root
@@ -86,6 +87,26 @@ Rectangle {
             objectName: "kvCacheGauge"
             label: qsTr("KV cache")
             value: root.gauges.kvCacheText
+        }
+        ColumnLayout {
+            objectName: "gpuMemoryGauge"
+            visible: root.gauges.onGpu
+            spacing: 2
+            width: 150
+            Accessible.role: Accessible.Grouping
+            Accessible.name: qsTr("GPU memory %1").arg(root.gauges.gpuMemoryText)
+
+            GaugeFigure {
+                label: qsTr("GPU memory")
+                value: root.gauges.gpuMemoryText
+            }
+            Meter {
+                objectName: "gpuMemoryMeter"
+                Layout.fillWidth: true
+                value: root.gauges.gpuMemoryFraction
+                fill: root.gauges.gpuMemoryFraction > 0.9 ? Theme.warning : Theme.accent
+                Accessible.name: qsTr("GPU memory %1").arg(root.gauges.gpuMemoryText)
+            }
         }
     }
 }

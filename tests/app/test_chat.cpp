@@ -22,6 +22,32 @@ class TestChat : public QObject {
     static void waitForReply(ChatController* chat) { QTRY_VERIFY_WITH_TIMEOUT(!chat->generating(), 20000); }
 
 private slots:
+    // The GPU memory gauge shows only while layers are on a GPU: the model's
+    // bytes there, of the GPU's memory, and a fraction for its meter.
+    void gpuMemoryGauge()
+    {
+        Gauges g;
+        QSignalSpy changed(&g, &Gauges::memoryChanged);
+        MemoryFigures m;
+        m.weightsMapped = m.weightsResident = 100 << 20;
+        g.setMemory(1 << 30, m);
+        QVERIFY(!g.onGpu());
+        QCOMPARE(g.gpuMemoryFraction(), 0.0);
+        QCOMPARE(g.gpuMemoryText(), QStringLiteral("–"));
+        m.gpuUsed = qint64(3) << 30;
+        m.gpuTotal = qint64(12) << 30;
+        g.setMemory(1 << 30, m);
+        QCOMPARE(changed.count(), 2); // the GPU figures alone are a change
+        QVERIFY(g.onGpu());
+        QCOMPARE(g.gpuMemoryFraction(), 0.25);
+        QVERIFY2(g.gpuMemoryText().contains(QStringLiteral(" of ")), qPrintable(g.gpuMemoryText()));
+        g.setMemory(1 << 30, m);
+        QCOMPARE(changed.count(), 2); // the same figures again: no signal
+        m.gpuUsed = m.gpuTotal = 0;   // reloaded on the CPU
+        g.setMemory(1 << 30, m);
+        QVERIFY(!g.onGpu());
+    }
+
     void replyStreamsOneRowOneRole()
     {
         FakeEngine::Options fast = TestSession::fastEngine();

@@ -34,6 +34,13 @@ QString Gauges::kvCacheText() const
     return m_engine.kvCache > 0 ? Format::bytes(m_engine.kvCache) : tr("–");
 }
 
+QString Gauges::gpuMemoryText() const
+{
+    if (!onGpu())
+        return tr("–");
+    return tr("%1 of %2").arg(Format::bytes(m_engine.gpuUsed), Format::bytes(m_engine.gpuTotal));
+}
+
 void Gauges::setContextSize(int tokens)
 {
     m_contextSize = tokens;
@@ -67,7 +74,8 @@ void Gauges::finish(const GenerationStats& stats)
 void Gauges::setMemory(qint64 processResidentBytes, const MemoryFigures& engine)
 {
     if (processResidentBytes == m_rss && engine.weightsResident == m_engine.weightsResident &&
-        engine.kvCache == m_engine.kvCache && engine.weightsMapped == m_engine.weightsMapped)
+        engine.kvCache == m_engine.kvCache && engine.weightsMapped == m_engine.weightsMapped &&
+        engine.gpuUsed == m_engine.gpuUsed && engine.gpuTotal == m_engine.gpuTotal)
         return;
     m_rss = processResidentBytes;
     m_engine = engine;

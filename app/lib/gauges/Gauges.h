@@ -1,7 +1,8 @@
 // Live figures for the gauge strip: generation speed while a reply streams
 // (from the worker's periodic statistics), prompt speed, time to first
 // token, the context meter with a notice when the context shifted, process
-// memory, model weights and KV cache (from ResourceSampler). Raw numbers for
+// memory, model weights, KV cache and, when layers are on a GPU, its
+// memory in use (from ResourceSampler). Raw numbers for
 // bars, display strings for labels. GUI thread.
 #pragma once
 
@@ -26,6 +27,9 @@ class Gauges : public QObject {
     Q_PROPERTY(QString processMemoryText READ processMemoryText NOTIFY memoryChanged)
     Q_PROPERTY(QString weightsText READ weightsText NOTIFY memoryChanged)
     Q_PROPERTY(QString kvCacheText READ kvCacheText NOTIFY memoryChanged)
+    Q_PROPERTY(bool onGpu READ onGpu NOTIFY memoryChanged)
+    Q_PROPERTY(QString gpuMemoryText READ gpuMemoryText NOTIFY memoryChanged)
+    Q_PROPERTY(double gpuMemoryFraction READ gpuMemoryFraction NOTIFY memoryChanged)
     Q_PROPERTY(qint64 processMemoryBytes READ processMemoryBytes NOTIFY memoryChanged)
 
 public:
@@ -43,6 +47,9 @@ public:
     QString processMemoryText() const;
     QString weightsText() const;
     QString kvCacheText() const;
+    bool onGpu() const { return m_engine.gpuTotal > 0; }
+    QString gpuMemoryText() const; // "1.2 GB of 8 GB": the model's bytes on the GPU, of its memory
+    double gpuMemoryFraction() const { return onGpu() ? double(m_engine.gpuUsed) / double(m_engine.gpuTotal) : 0; }
     qint64 processMemoryBytes() const { return m_rss; }
 
     void setContextSize(int tokens);
