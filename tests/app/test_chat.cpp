@@ -11,6 +11,7 @@
 #include "gauges/Gauges.h"
 #include "settings/SettingsStore.h"
 #include "storage/MessageStore.h"
+#include "ui/Format.h"
 
 #include <QAbstractItemModelTester>
 #include <QElapsedTimer>
@@ -40,7 +41,8 @@ private slots:
         QCOMPARE(changed.count(), 2); // the GPU figures alone are a change
         QVERIFY(g.onGpu());
         QCOMPARE(g.gpuMemoryFraction(), 0.25);
-        QVERIFY2(g.gpuMemoryText().contains(QStringLiteral(" of ")), qPrintable(g.gpuMemoryText()));
+        QCOMPARE(g.gpuMemoryText(),
+                 QStringLiteral("%1 of %2").arg(Format::bytes(m.gpuUsed), Format::bytes(m.gpuTotal)));
         g.setMemory(1 << 30, m);
         QCOMPARE(changed.count(), 2); // the same figures again: no signal
         m.gpuUsed = m.gpuTotal = 0;   // reloaded on the CPU

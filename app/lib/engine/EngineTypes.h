@@ -26,6 +26,7 @@ struct MemoryFigures {
     qint64 gpuUsed = 0;         // of the above, bytes on the GPU (weights, KV, scratch)
     qint64 gpuTotal = 0;        // the GPU's memory (0: no GPU in use)
     qint64 total() const { return weightsResident + kvCache + scratch; }
+    bool operator==(const MemoryFigures&) const = default;
 };
 
 // What the engine learned while loading: shown in the header and recorded

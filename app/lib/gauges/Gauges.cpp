@@ -73,9 +73,7 @@ void Gauges::finish(const GenerationStats& stats)
 
 void Gauges::setMemory(qint64 processResidentBytes, const MemoryFigures& engine)
 {
-    if (processResidentBytes == m_rss && engine.weightsResident == m_engine.weightsResident &&
-        engine.kvCache == m_engine.kvCache && engine.weightsMapped == m_engine.weightsMapped &&
-        engine.gpuUsed == m_engine.gpuUsed && engine.gpuTotal == m_engine.gpuTotal)
+    if (processResidentBytes == m_rss && engine == m_engine)
         return;
     m_rss = processResidentBytes;
     m_engine = engine;
