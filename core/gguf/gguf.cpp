@@ -3,37 +3,16 @@
 #include "gguf/gguf.h"
 
 #include "gguf/gguf_parser.h"
+#include "gguf/split_name.h"
 #include "util/error.h"
 
 #include <algorithm>
 #include <bit>
-#include <cstdio>
 
 static_assert(std::endian::native == std::endian::little,
               "GGUF files are little-endian; a big-endian host needs byte swapping");
 
 namespace hearth::gguf {
-
-std::optional<std::string> splitSiblingPath(const std::string& path, int index, int count)
-{
-    // NAME-00001-of-00003.gguf: "-" 5 digits "-of-" 5 digits ".gguf" is 20 characters.
-    constexpr std::string_view kTail = ".gguf";
-    constexpr size_t kSuffix = 1 + 5 + 4 + 5 + 5;
-    if (path.size() <= kSuffix || path.compare(path.size() - kTail.size(), kTail.size(), kTail) != 0)
-        return std::nullopt;
-    const std::string_view suffix = std::string_view(path).substr(path.size() - kSuffix);
-    const auto digits = [&](size_t at) {
-        for (size_t i = at; i < at + 5; ++i)
-            if (suffix[i] < '0' || suffix[i] > '9')
-                return false;
-        return true;
-    };
-    if (suffix[0] != '-' || !digits(1) || suffix.substr(6, 4) != "-of-" || !digits(10))
-        return std::nullopt;
-    char tail[32];
-    std::snprintf(tail, sizeof tail, "-%05d-of-%05d.gguf", index + 1, count);
-    return path.substr(0, path.size() - kSuffix) + tail;
-}
 
 File::File(const std::string& path) : m_path(path)
 {

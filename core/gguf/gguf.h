@@ -233,9 +233,4 @@ private:
     std::unordered_map<std::string_view, size_t> m_tensorIndex;
 };
 
-// The path of split `index` (0-based) of `count` that sits beside `path`
-// ("dir/name-00002-of-00003.gguf"), or nullopt if `path` is not named like a
-// split.
-std::optional<std::string> splitSiblingPath(const std::string& path, int index, int count);
-
 } // namespace hearth::gguf

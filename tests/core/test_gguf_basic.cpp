@@ -4,6 +4,7 @@
 
 #include "gguf/gguf.h"
 #include "gguf/model_info.h"
+#include "gguf/split_name.h"
 #include "util/error.h"
 
 #include <QTemporaryDir>
@@ -136,6 +137,25 @@ private slots:
         f.b.resize(f.b.size() - 1);
         const std::string path = writeTemp(dir, "short.gguf", f.b);
         QVERIFY_THROWS_EXCEPTION(Error, gguf::File{path});
+    }
+
+    void readsSplitNames()
+    {
+        const std::optional<gguf::SplitName> second = gguf::parseSplitName("dir/My-Model-Q4_K_M-00002-of-00003.gguf");
+        QVERIFY(second);
+        QCOMPARE(second->stem, std::string("dir/My-Model-Q4_K_M"));
+        QCOMPARE(second->part, 2);
+        QCOMPARE(second->count, 3);
+        QCOMPARE(gguf::splitPartPath(*second, 1), std::string("dir/My-Model-Q4_K_M-00001-of-00003.gguf"));
+        QCOMPARE(gguf::splitSiblingPath("a/x-00001-of-00002.gguf", 1, 2).value_or(""),
+                 std::string("a/x-00002-of-00002.gguf"));
+
+        // Not split parts: no suffix, a short or non-numeric field, part 0 or past the count, another extension.
+        for (const char* name :
+             {"x.gguf", "x-0001-of-00002.gguf", "x-00001-of-0000a.gguf", "x-00000-of-00002.gguf",
+              "x-00003-of-00002.gguf", "x-00001-of-00002.bin", "x-00001_of-00002.gguf", "-00001-of-00002.gguf"})
+            QVERIFY2(!gguf::parseSplitName(name), name);
+        QVERIFY(!gguf::splitSiblingPath("x.gguf", 1, 2));
     }
 };
 

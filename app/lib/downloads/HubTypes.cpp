@@ -1,5 +1,7 @@
 #include "HubTypes.h"
 
+#include "gguf/split_name.h"
+
 #include <QMap>
 #include <QRegularExpression>
 
@@ -17,11 +19,9 @@ namespace HubNames {
 
 namespace {
 
-const QRegularExpression& splitPattern()
+std::optional<hearth::gguf::SplitName> splitName(const QString& path)
 {
-    static const QRegularExpression re(QStringLiteral("^(.*)-(\\d{5})-of-(\\d{5})\\.gguf$"),
-                                       QRegularExpression::CaseInsensitiveOption);
-    return re;
+    return hearth::gguf::parseSplitName(path.toStdString());
 }
 
 } // namespace
@@ -42,8 +42,8 @@ QString quantOf(const QString& fileName)
 
 bool isLaterSplitPart(const QString& path)
 {
-    const QRegularExpressionMatch m = splitPattern().match(path);
-    return m.hasMatch() && m.captured(2).toInt() > 1;
+    const std::optional<hearth::gguf::SplitName> split = splitName(path);
+    return split && split->part > 1;
 }
 
 QList<ModelFileChoice> ggufChoices(const QList<HubFile>& files)
@@ -53,9 +53,8 @@ QList<ModelFileChoice> ggufChoices(const QList<HubFile>& files)
     for (const HubFile& f : files) {
         if (!f.path.endsWith(QLatin1String(".gguf"), Qt::CaseInsensitive))
             continue;
-        const QRegularExpressionMatch m = splitPattern().match(f.path);
-        if (m.hasMatch()) {
-            splits[m.captured(1) + QLatin1Char('|') + m.captured(3)].append(f);
+        if (const std::optional<hearth::gguf::SplitName> split = splitName(f.path)) {
+            splits[QString::fromStdString(split->stem) + QLatin1Char('|') + QString::number(split->count)].append(f);
             continue;
         }
         out.append({f.path, quantOf(f.path), {f}});
@@ -66,7 +65,7 @@ QList<ModelFileChoice> ggufChoices(const QList<HubFile>& files)
         const int count = it.key().section(QLatin1Char('|'), -1).toInt();
         bool complete = parts.size() == count;
         for (int i = 0; complete && i < parts.size(); ++i)
-            complete = splitPattern().match(parts[i].path).captured(2).toInt() == i + 1;
+            complete = splitName(parts[i].path)->part == i + 1;
         if (complete)
             out.append({parts.front().path, quantOf(parts.front().path), parts});
     }

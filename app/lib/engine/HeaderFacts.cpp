@@ -3,6 +3,7 @@
 #include "gauges/SystemMemory.h"
 #include "gguf/gguf.h"
 #include "gguf/model_info.h"
+#include "gguf/split_name.h"
 #include "util/error.h"
 
 #include <QCoreApplication>
@@ -74,9 +75,10 @@ FitEstimate estimateFor(const hearth::gguf::ModelInfo& info, int contextSize)
 static QString clearFileName(const QString& path)
 {
     QString name = QFileInfo(path).fileName();
+    if (const std::optional<hearth::gguf::SplitName> split = hearth::gguf::parseSplitName(name.toStdString()))
+        name = QString::fromStdString(split->stem);
     static const QRegularExpression tails[] = {
         QRegularExpression(QStringLiteral("\\.gguf$"), QRegularExpression::CaseInsensitiveOption),
-        QRegularExpression(QStringLiteral("-\\d{5}-of-\\d{5}$")),
         QRegularExpression(QStringLiteral("[._-](i?q\\d+(_[a-z0-9]+)*|f16|f32|bf16)$"),
                            QRegularExpression::CaseInsensitiveOption),
         QRegularExpression(QStringLiteral("[._-]gguf$"), QRegularExpression::CaseInsensitiveOption),

@@ -3,12 +3,12 @@
 #include "engine/HeaderFacts.h"
 #include "gauges/SystemMemory.h"
 #include "gguf/model_info.h"
+#include "gguf/split_name.h"
 
 #include <QCryptographicHash>
 #include <QDirIterator>
 #include <QFile>
 #include <QFileInfo>
-#include <QRegularExpression>
 #include <QSet>
 
 namespace ModelScanner {
@@ -58,14 +58,15 @@ ModelEntry inspect(const QString& path, ModelCache& cache, const InferenceEngine
 QList<ModelEntry> scan(const QStringList& folders, const QStringList& files, ModelCache& cache,
                        const InferenceEngine& engine, int contextSize, const std::atomic<bool>& cancel, int gpuLayers)
 {
-    static const QRegularExpression laterSplit(QStringLiteral("-000(0[2-9]|[1-9]\\d)-of-\\d{5}\\.gguf$"));
     QStringList paths;
     for (const QString& folder : folders) {
         QDirIterator it(folder, {QStringLiteral("*.gguf"), QStringLiteral("*.GGUF")}, QDir::Files | QDir::Readable,
                         QDirIterator::Subdirectories | QDirIterator::FollowSymlinks);
         while (it.hasNext()) {
             const QString path = it.next();
-            if (!laterSplit.match(path).hasMatch())
+            // A later part of a split model is not a model of its own: the first part loads them all.
+            const std::optional<hearth::gguf::SplitName> split = hearth::gguf::parseSplitName(path.toStdString());
+            if (!split || split->part == 1)
                 paths.append(path);
         }
     }

@@ -1,5 +1,6 @@
 #include "models/QuantizeJob.h"
 
+#include "gguf/split_name.h"
 #include "models/ModelLibrary.h"
 #include "quantize/quantizer.h"
 #include "ui/Format.h"
@@ -35,19 +36,13 @@ QString nameOf(const quantize::MixInfo& m)
 // The bytes of a model on disk: every part of a split one (NAME-00001-of-0000N.gguf).
 qint64 modelBytes(const QFileInfo& first)
 {
-    static const QRegularExpression split(QStringLiteral("^(.*)-00001-of-(\\d{5})\\.gguf$"),
-                                          QRegularExpression::CaseInsensitiveOption);
-    const QRegularExpressionMatch m = split.match(first.fileName());
-    if (!m.hasMatch())
+    const std::optional<hearth::gguf::SplitName> split =
+        hearth::gguf::parseSplitName(first.absoluteFilePath().toStdString());
+    if (!split || split->part != 1)
         return first.size();
     qint64 bytes = 0;
-    const int parts = m.captured(2).toInt();
-    for (int i = 1; i <= parts; ++i)
-        bytes += QFileInfo(first.dir().filePath(QStringLiteral("%1-%2-of-%3.gguf")
-                                                    .arg(m.captured(1))
-                                                    .arg(i, 5, 10, QLatin1Char('0'))
-                                                    .arg(m.captured(2))))
-                     .size();
+    for (int part = 1; part <= split->count; ++part)
+        bytes += QFileInfo(QString::fromStdString(hearth::gguf::splitPartPath(*split, part))).size();
     return bytes;
 }
 
@@ -249,9 +244,10 @@ QVariantMap QuantizeJob::typeInfo(const QString& name) const
 QString QuantizeJob::baseName(const QString& fileName)
 {
     QString base = fileName;
-    if (base.endsWith(QLatin1String(".gguf"), Qt::CaseInsensitive))
+    if (const std::optional<hearth::gguf::SplitName> split = hearth::gguf::parseSplitName(fileName.toStdString()))
+        base = QString::fromStdString(split->stem);
+    else if (base.endsWith(QLatin1String(".gguf"), Qt::CaseInsensitive))
         base.chop(5);
-    base.remove(QRegularExpression(QStringLiteral("-\\d{5}-of-\\d{5}$")));
     // The longest trailing "<sep><mix>": "-q4_k_m", not just "_m".
     for (qsizetype i = 1; i < base.size(); ++i) {
         const QChar c = base.at(i);

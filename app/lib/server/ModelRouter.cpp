@@ -2,12 +2,12 @@
 
 #include "ApiError.h"
 
+#include "gguf/split_name.h"
 #include "util/error.h"
 
 #include <algorithm>
 #include <chrono>
 #include <filesystem>
-#include <regex>
 
 namespace hearth::server {
 
@@ -29,13 +29,12 @@ bool isProjector(const std::string& name)
 // first part loads them all).
 bool isLaterSplit(const std::string& name, std::string* base)
 {
-    static const std::regex split(R"((.*)-(\d{5})-of-(\d{5})\.gguf)");
-    std::smatch m;
-    if (!std::regex_match(name, m, split))
+    const std::optional<hearth::gguf::SplitName> split = hearth::gguf::parseSplitName(name);
+    if (!split)
         return false;
     if (base)
-        *base = m[1].str();
-    return m[2].str() != "00001";
+        *base = split->stem;
+    return split->part != 1;
 }
 
 bool inside(const fs::path& root, const fs::path& p)
