@@ -13,12 +13,15 @@ second (tokens from usage / wall time of the level). With --load N it then
 sends N streaming clients at once to hearth (-np as given): every one must
 end with [DONE] or a 503, none lost; RSS before and after is printed.
 
-The reference is llama-cpp-python's server (`python -m llama_cpp.server`,
-from the reference venv: `pip install 'llama-cpp-python[server]'`) on the
-same file and threads (it serves one request at a time: concurrent clients
-queue); it is skipped when that venv lacks it. Both runs end with one table
-of the aggregate t/s side by side. A benchmark,
-not a test: figures depend on the machine and its load.
+The references, each on the same file, threads, context and slots:
+llama.cpp's own `llama-server` (continuous batching over -np slots), built
+from the llama.cpp that llama-cpp-python vendors by `scripts/setup-reference
+server` (or --ref-server PATH); and llama-cpp-python's server (`python -m
+llama_cpp.server` from the reference venv), which serves one request at a
+time (started with --interrupt_requests false, so that a new request queues
+instead of cutting the one being served short). Each is skipped when it is
+not there. The run ends with one table of the aggregate t/s side by side. A
+benchmark, not a test: figures depend on the machine and its load.
 Stdlib only (urllib, threads)."""
 
 import argparse
@@ -120,14 +123,30 @@ def start_hearth(args, port):
     return subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
-def start_reference(args, port):
+def start_llama_server(args, port):
+    exe = Path(args.ref_server)
+    if not exe.is_file():
+        return None
+    cmd = [str(exe), "-m", args.model, "-t", str(args.threads), "-np", str(args.np), "-c", str(args.ctx),
+           "--port", str(port), "--host", "127.0.0.1"]
+    return subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+def start_llama_cpp_python(args, port):
     py = Path(args.ref_venv) / "bin" / "python"
     if not py.exists() or subprocess.run([str(py), "-c", "import llama_cpp.server"],
                                          capture_output=True).returncode != 0:
         return None
+    # Its context is one sequence's: the per-slot share the others get.
     cmd = [str(py), "-m", "llama_cpp.server", "--model", args.model, "--n_threads", str(args.threads),
-           "--n_ctx", str(args.ctx), "--port", str(port), "--host", "127.0.0.1"]
+           "--n_ctx", str(args.ctx // args.np), "--port", str(port), "--host", "127.0.0.1",
+           "--interrupt_requests", "false"]
     return subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+# (label, start, readiness path): llama-cpp-python's server has no /health.
+REFERENCES = [("llama-server", start_llama_server, "/health"),
+              ("llama-cpp-python", start_llama_cpp_python, "/v1/models")]
 
 
 def run_levels(name, port, args, ban):
@@ -137,7 +156,7 @@ def run_levels(name, port, args, ban):
         toks = sum(r[2] for r in results if r)
         ok = sum(1 for r in results if r and r[0] == "done")
         rows.append((name, n, ok, toks, wall, toks / wall if wall > 0 else 0.0))
-        print(f"{name:>14} | {n:>3} clients | {ok:>3} done | {toks:>6} tokens | {wall:7.2f} s | "
+        print(f"{name:>16} | {n:>3} clients | {ok:>3} done | {toks:>6} tokens | {wall:7.2f} s | "
               f"{toks / wall:8.1f} t/s aggregate", flush=True)
     return rows
 
@@ -164,7 +183,11 @@ def main():
     ap.add_argument("--max-queue", type=int, default=64)
     ap.add_argument("--temperature", type=float, default=0.0, help="0: greedy")
     ap.add_argument("--ban", default="0,2", help="token ids banned so replies run to --tokens (SmolLM2's ends)")
-    ap.add_argument("--ref-venv", default=os.path.expanduser("~/.cache/hearth/ref-venv"))
+    cache = Path(os.environ.get("HEARTH_CACHE_DIR") or
+                 Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "hearth")
+    ap.add_argument("--ref-venv", default=str(cache / "ref-venv"))
+    ap.add_argument("--ref-server", default=str(cache / "llama-server" / "bin" / "llama-server"),
+                    help="llama.cpp's llama-server binary (scripts/setup-reference server)")
     args = ap.parse_args()
     args.levels = [int(x) for x in args.levels.split(",") if x]
     ban = [int(x) for x in args.ban.split(",") if x]
@@ -191,21 +214,28 @@ def main():
     finally:
         stop(proc)
 
-    ref_port = free_port()
-    ref = start_reference(args, ref_port)
-    if ref is None:
-        print("reference: llama-cpp-python's server is not in the reference venv "
-              "(pip install 'llama-cpp-python[server]' there); skipped")
-        return 0
-    try:
-        wait_health(ref_port, ref, path="/v1/models")  # llama-cpp-python's server has no /health
-        theirs = run_levels("llama-cpp srv", ref_port, args, ban)
-    finally:
-        stop(ref)
-    print("\n| clients | hearth serve t/s | llama-cpp-python server t/s | ratio |\n|---:|---:|---:|---:|")
-    for a, b in zip(ours, theirs):
-        ratio = a[5] / b[5] if b[5] > 0 else float("nan")
-        print(f"| {a[1]} | {a[5]:.1f} ({a[2]}/{a[1]} done) | {b[5]:.1f} ({b[2]}/{b[1]} done) | {ratio:.2f} |")
+    columns = [("hearth serve", ours)]
+    for label, start, ready in REFERENCES:
+        ref_port = free_port()
+        ref = start(args, ref_port)
+        if ref is None:
+            print(f"reference {label}: not found (scripts/setup-reference server builds llama-server; "
+                  "the reference venv holds llama-cpp-python's server); skipped")
+            continue
+        try:
+            wait_health(ref_port, ref, path=ready)
+            columns.append((label, run_levels(label, ref_port, args, ban)))
+        finally:
+            stop(ref)
+    print("\n| clients | " + " | ".join(f"{label} t/s" for label, _ in columns) +
+          (" | hearth / " + columns[1][0] if len(columns) > 1 else "") + " |")
+    print("|---:|" + "---:|" * (len(columns) + (1 if len(columns) > 1 else 0)))
+    for i, n in enumerate(args.levels):
+        cells = [f"{rows[i][5]:.1f} ({rows[i][2]}/{n} done)" for _, rows in columns]
+        if len(columns) > 1:
+            ref = columns[1][1][i][5]
+            cells.append(f"{columns[0][1][i][5] / ref:.2f}" if ref > 0 else "n/a")
+        print(f"| {n} | " + " | ".join(cells) + " |")
     return 0
 
 

@@ -189,3 +189,25 @@ def test_disconnect_mid_stream_frees_the_slot(srv):
     assert srv.metric("requests_cancelled_total") == before + 1
     assert srv.metric("requests_processing") == 0
     still_serving(srv)
+
+
+def test_disconnect_before_a_whole_reply_frees_the_slot(srv):
+    """A non-streaming reply writes nothing until it is done; its client
+    leaving is noticed between tokens all the same."""
+    before = srv.metric("requests_cancelled_total")
+    s = socket.create_connection(("127.0.0.1", srv.port))
+    body = json.dumps({"prompt": "Tell me a long story.", "max_tokens": 200, "temperature": 1.0,
+                       "logit_bias": {"2": -100, "0": -100}}).encode()
+    s.sendall(b"POST /v1/completions HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer " + KEY.encode() +
+              b"\r\nContent-Type: application/json\r\nContent-Length: " + str(len(body)).encode() + b"\r\n\r\n" +
+              body)
+    end = time.time() + 10
+    while time.time() < end and srv.metric("requests_processing") == 0:
+        time.sleep(0.01)
+    s.close()
+    end = time.time() + 10
+    while time.time() < end and srv.metric("requests_cancelled_total") == before:
+        time.sleep(0.05)
+    assert srv.metric("requests_cancelled_total") == before + 1
+    assert srv.metric("requests_processing") == 0
+    still_serving(srv)

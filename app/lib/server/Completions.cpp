@@ -275,50 +275,105 @@ Prepared prepare(ModelRouter& router, bool chat, const json& body)
     return p;
 }
 
-void replyWhole(Prepared& p, httplib::Response& res)
-{
-    const auto n = p.jobs.size();
-    std::vector<std::string> texts(n, p.echo);
-    std::vector<std::vector<TokenInfo>> infos(n);
-    std::vector<JobSummary> sums(n);
+// The state of one whole (non-streaming) reply while its tokens come.
+struct Whole {
+    Prepared p;
+    std::vector<std::string> texts;
+    std::vector<std::vector<TokenInfo>> infos;
+    std::vector<JobSummary> sums;
     size_t done = 0;
-    while (done < n) {
-        JobEvent ev;
-        if (!p.channel->next(ev, std::chrono::seconds(1)))
-            continue;
-        const auto i = static_cast<size_t>(ev.index);
-        switch (ev.kind) {
-        case JobEvent::Kind::Piece:
-            texts[i] += ev.text;
-            infos[i].insert(infos[i].end(), ev.tokens.begin(), ev.tokens.end());
-            break;
-        case JobEvent::Kind::Done:
-            sums[i] = ev.summary;
-            ++done;
-            break;
-        case JobEvent::Kind::Failed: p.cancel(); throw serverError(ev.error);
-        }
-    }
+};
+
+json wholeBody(const Whole& w)
+{
+    const Prepared& p = w.p;
     const Formatter f(p);
     json choices = json::array();
-    for (size_t i = 0; i < n; ++i) {
-        json c = {{"index", i}, {"finish_reason", sums[i].finishReason}};
-        c["logprobs"] = p.sampling.logprobs ? f.logprobs(infos[i]) : json(nullptr);
+    for (size_t i = 0; i < p.jobs.size(); ++i) {
+        json c = {{"index", i}, {"finish_reason", w.sums[i].finishReason}};
+        c["logprobs"] = p.sampling.logprobs ? f.logprobs(w.infos[i]) : json(nullptr);
         if (p.chat)
-            c["message"] = {{"role", "assistant"}, {"content", texts[i]}};
+            c["message"] = {{"role", "assistant"}, {"content", w.texts[i]}};
         else
-            c["text"] = texts[i];
+            c["text"] = w.texts[i];
         choices.push_back(std::move(c));
     }
-    json body = {{"id", p.id},
-                 {"object", p.chat ? "chat.completion" : "text_completion"},
-                 {"created", p.created},
-                 {"model", p.model},
-                 {"system_fingerprint", fingerprint()},
-                 {"choices", choices},
-                 {"usage", f.usage(sums)},
-                 {"timings", timingsJson(sums.front())}};
-    sendJson(res, 200, body);
+    return {{"id", p.id},
+            {"object", p.chat ? "chat.completion" : "text_completion"},
+            {"created", p.created},
+            {"model", p.model},
+            {"system_fingerprint", fingerprint()},
+            {"choices", choices},
+            {"usage", f.usage(w.sums)},
+            {"timings", timingsJson(w.sums.front())}};
+}
+
+// One wait for the next event of a whole reply. False when the client has
+// gone: looked at after every token and every quiet second, without writing
+// (httplib's is_writable peeks at the socket), so its slots are freed at once.
+bool wholeStep(Whole& w, httplib::DataSink& sink)
+{
+    if (!sink.is_writable())
+        return false;
+    JobEvent ev;
+    if (!w.p.channel->next(ev, std::chrono::seconds(1)))
+        return true;
+    const auto i = static_cast<size_t>(ev.index);
+    switch (ev.kind) {
+    case JobEvent::Kind::Piece:
+        w.texts[i] += ev.text;
+        w.infos[i].insert(w.infos[i].end(), ev.tokens.begin(), ev.tokens.end());
+        return true;
+    case JobEvent::Kind::Done: {
+        w.sums[i] = ev.summary;
+        if (++w.done < w.p.jobs.size())
+            return true;
+        const std::string body = dumpJson(wholeBody(w));
+        if (!sink.write(body.data(), body.size()))
+            return false;
+        sink.done();
+        return true;
+    }
+    case JobEvent::Kind::Failed: {
+        // The status line has gone out: the fault is the body, OpenAI's error object.
+        w.p.cancel();
+        const std::string body = dumpJson(serverError(ev.error).body());
+        sink.write(body.data(), body.size());
+        sink.done();
+        return true;
+    }
+    }
+    return false;
+}
+
+// A whole reply is sent chunked once it is ready, so that the wait for it
+// can see the client leave (httplib 0.11 shows a handler no socket; its
+// content provider can look). Every client error was found before this, in
+// prepare(), and has its 4xx.
+void replyWhole(Prepared p, const httplib::Request& req, httplib::Response& res)
+{
+    auto w = std::make_shared<Whole>();
+    const auto n = p.jobs.size();
+    w->texts.assign(n, p.echo);
+    w->infos.resize(n);
+    w->sums.resize(n);
+    w->p = std::move(p);
+    res.status = 200;
+    auto step = [w](size_t, httplib::DataSink& sink) {
+        if (wholeStep(*w, sink))
+            return true;
+        w->p.cancel(); // the client went away: free the slots
+        return false;
+    };
+    auto release = [w](bool) {
+        w->p.cancel();
+        w->p.lease.reset();
+    };
+    // HTTP/1.0 has no chunks: the body then ends with the connection.
+    if (req.version == "HTTP/1.0")
+        res.set_content_provider("application/json; charset=utf-8", step, release);
+    else
+        res.set_chunked_content_provider("application/json; charset=utf-8", step, release);
 }
 
 // The state of one streaming reply, shared by httplib's provider calls.
@@ -424,7 +479,7 @@ void complete(ModelRouter& router, bool chat, const httplib::Request& req, httpl
     if (p.sampling.stream)
         replyStream(std::move(p), res);
     else
-        replyWhole(p, res);
+        replyWhole(std::move(p), req, res);
 }
 
 } // namespace
