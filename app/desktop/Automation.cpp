@@ -6,16 +6,21 @@
 #include "downloads/DownloadsModel.h"
 #include "downloads/HubBrowser.h"
 #include "models/ModelLibrary.h"
+#include "models/ModelListModel.h"
 #include "models/ModelLoader.h"
+#include "remote/EndpointListModel.h"
+#include "remote/RemoteEndpoint.h"
 #include "storage/MessageStore.h"
 
 #include <QCoreApplication>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QKeyEvent>
 #include <QQuickItem>
 #include <QQuickWindow>
 #include <QTimer>
+#include <QUrl>
 
 #include <cstdio>
 
@@ -31,10 +36,15 @@ Automation::Automation(AppSession* session, QQuickWindow* window, Options option
             emitEvent(QStringLiteral("model-loaded"), {{"name", loader->modelName()}, {"summary", loader->summary()}});
             if (!m_options.send.isEmpty() && !m_sent)
                 QTimer::singleShot(0, this, &Automation::typeAndSend);
-            else if (m_options.send.isEmpty() && m_downloadStarted)
-                finish(); // --get-model alone: done once its model is loaded
+            else if (m_options.send.isEmpty() && (m_downloadStarted || m_remoteLoadStarted))
+                finish(); // --get-model or --add-endpoint alone: done once its model is loaded
             break;
-        case ModelLoader::Failed: emitEvent(QStringLiteral("model-failed"), {{"error", loader->error()}}); break;
+        case ModelLoader::Failed:
+            emitEvent(QStringLiteral("model-failed"), {{"error", loader->error()}});
+            // A script that was to send through this model cannot go on.
+            if (m_options.quitWhenDone && !m_sent && (!m_options.send.isEmpty() || m_remoteLoadStarted))
+                fail(loader->error());
+            break;
         case ModelLoader::Empty: break;
         }
     });
@@ -60,6 +70,8 @@ Automation::Automation(AppSession* session, QQuickWindow* window, Options option
     });
     if (!m_options.getModel.isEmpty())
         watchGetModels();
+    if (!m_options.addEndpoint.isEmpty())
+        QTimer::singleShot(0, this, &Automation::addEndpoint); // once the window's items are complete
 }
 
 void Automation::emitEvent(const QString& name, const QJsonObject& fields) const
@@ -101,7 +113,7 @@ QJsonObject Automation::lastMessage() const
 void Automation::start()
 {
     emitEvent(QStringLiteral("conversation-restored"), lastMessage());
-    if (m_options.send.isEmpty() && m_options.getModel.isEmpty() &&
+    if (m_options.send.isEmpty() && m_options.getModel.isEmpty() && m_options.addEndpoint.isEmpty() &&
         (!m_options.screenshot.isEmpty() || m_options.quitWhenDone))
         finish();
 }
@@ -151,12 +163,14 @@ void Automation::finish()
     if (m_finishing)
         return;
     m_finishing = true;
-    // Provenance wants the model's hash: wait for it when a model is loaded.
+    // Provenance wants the model's hash: wait for it when a model file is
+    // loaded (a remote model has none).
     auto* wait = new QTimer(this);
     wait->setInterval(50);
     connect(wait, &QTimer::timeout, this, [this, wait] {
         ModelLoader* loader = m_session->loader();
-        if (loader->busy() || (loader->loaded() && loader->sha256().isEmpty()))
+        const bool hashing = loader->loaded() && !isRemoteModelPath(loader->modelPath()) && loader->sha256().isEmpty();
+        if (loader->busy() || hashing)
             return;
         wait->deleteLater();
         if (m_replyFinished)
@@ -293,4 +307,106 @@ void Automation::reportDownloads()
         if (state == QLatin1String("failed"))
             fail(i.data(DownloadsModel::ErrorRole).toString());
     }
+}
+
+// --add-endpoint: the Engines dialog filled in and its Add button pressed;
+// then, once the endpoint is saved (its key in the keychain) and its models
+// are listed, one of them loaded. Each step waits for the signal that ends
+// the one before.
+void Automation::addEndpoint()
+{
+    // The Settings panel opened, its Engines button pressed.
+    QObject* panel = m_window->findChild<QObject*>(QStringLiteral("settingsPanel"));
+    QObject* dialog = m_window->findChild<QObject*>(QStringLiteral("enginesDialog"));
+    auto* panelContent = panel ? panel->property("contentItem").value<QQuickItem*>() : nullptr;
+    QQuickItem* enginesButton = panelContent ? findItem(panelContent, QStringLiteral("enginesButton")) : nullptr;
+    if (!dialog || !enginesButton)
+        return fail(QStringLiteral("the Settings panel's Engines dialog was not found"));
+    QMetaObject::invokeMethod(panel, "open");
+    QMetaObject::invokeMethod(enginesButton, "clicked");
+    if (!dialog->property("visible").toBool())
+        return fail(QStringLiteral("the Engines dialog did not open"));
+    auto* content = dialog->property("contentItem").value<QQuickItem*>();
+    const auto item = [content](const char* name) {
+        return content ? findItem(content, QString::fromLatin1(name)) : nullptr;
+    };
+    QQuickItem* name = item("endpointName");
+    QQuickItem* url = item("endpointUrl");
+    QQuickItem* key = item("endpointKey");
+    QQuickItem* add = item("saveEndpoint");
+    if (!name || !url || !key || !add)
+        return fail(QStringLiteral("the Engines dialog's fields were not found"));
+    const QUrl base(m_options.addEndpoint);
+    const QString endpointName =
+        base.port() > 0 ? base.host() + QLatin1Char(':') + QString::number(base.port()) : base.host();
+    for (const auto& [field, text] : {std::pair{name, endpointName}, std::pair{url, m_options.addEndpoint},
+                                      std::pair{key, m_options.endpointKey}}) {
+        field->forceActiveFocus();
+        field->setProperty("text", text);
+    }
+
+    EndpointListModel* endpoints = m_session->endpoints();
+    connect(endpoints, &EndpointListModel::saved, this, [this, dialog](const QString& id, const QString& error) {
+        if (!m_endpointId.isEmpty())
+            return;
+        emitEvent(QStringLiteral("endpoint-saved"), {{"id", id}, {"error", error}});
+        if (!error.isEmpty())
+            return fail(error);
+        m_endpointId = id;
+        QMetaObject::invokeMethod(dialog, "close");
+        loadRemoteModel(); // the listing may already be in
+    });
+    const auto listed = [this] {
+        if (!m_endpointId.isEmpty())
+            QTimer::singleShot(0, this, &Automation::loadRemoteModel); // after the picker's rows follow
+    };
+    connect(endpoints, &EndpointListModel::remoteModelsChanged, this, listed);
+    connect(endpoints, &QAbstractItemModel::dataChanged, this, listed);
+    const QString typedError = [&] {
+        // The Add button's click, as a person's: the dialog reads its fields.
+        QMetaObject::invokeMethod(add, "clicked");
+        return dialog->property("messageOk").toBool() ? QString() : dialog->property("message").toString();
+    }();
+    emitEvent(QStringLiteral("endpoint-added"),
+              {{"name", endpointName}, {"url", m_options.addEndpoint}, {"with_key", !m_options.endpointKey.isEmpty()}});
+    if (!typedError.isEmpty())
+        fail(typedError);
+}
+
+void Automation::loadRemoteModel()
+{
+    if (m_remoteLoadStarted)
+        return;
+    EndpointListModel* endpoints = m_session->endpoints();
+    const QModelIndex e = endpoints->index(endpoints->rowOf(m_endpointId));
+    if (!e.isValid())
+        return fail(QStringLiteral("the saved endpoint is not in the list"));
+    const QString status = e.data(EndpointListModel::StatusRole).toString();
+    if (status.isEmpty())
+        return; // still listing
+    if (!e.data(EndpointListModel::StatusOkRole).toBool())
+        return fail(QStringLiteral("listing the endpoint's models failed: %1").arg(status));
+    const QString endpointName = e.data(EndpointListModel::NameRole).toString();
+    const ModelListModel* models = m_session->library()->models();
+    QStringList names;
+    QString path;
+    for (int row = 0; row < models->rowCount(); ++row) {
+        const QModelIndex m = models->index(row);
+        if (!m.data(ModelListModel::RemoteRole).toBool() ||
+            !m.data(ModelListModel::EndpointRole).toString().startsWith(endpointName))
+            continue;
+        const QString modelName = m.data(ModelListModel::NameRole).toString();
+        names << modelName;
+        if (path.isEmpty() && (m_options.remoteModel.isEmpty() || modelName == m_options.remoteModel))
+            path = m.data(ModelListModel::PathRole).toString();
+    }
+    if (names.isEmpty())
+        return; // the picker's rows come next
+    emitEvent(QStringLiteral("remote-models"),
+              {{"endpoint", endpointName}, {"names", QJsonArray::fromStringList(names)}});
+    if (path.isEmpty())
+        return fail(QStringLiteral("%1 does not serve a model called \"%2\" (it serves %3)")
+                        .arg(endpointName, m_options.remoteModel, names.join(QStringLiteral(", "))));
+    m_remoteLoadStarted = true;
+    m_session->library()->load(path); // the picker's Load button
 }

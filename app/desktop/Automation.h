@@ -14,6 +14,13 @@
 // follows it until it is verified; the app then loads it (and --send
 // sends once it is loaded). Any failure on the way is an "error" event and
 // exit code 3.
+//
+// --add-endpoint URL adds a remote engine as a person does in Settings →
+// Engines: the script opens that dialog, types a name, URL and (from
+// $HEARTH_ENDPOINT_KEY, so no key is on a command line) the API key into
+// its fields and presses Add; once the endpoint is saved and its models
+// are listed, it loads the first one (or --remote-model NAME), as the
+// picker's Load button does, and --send sends through it.
 #pragma once
 
 #include <QHash>
@@ -33,7 +40,10 @@ public:
         QString screenshot;
         bool quitWhenDone = false;
         bool events = false;
-        QString getModel; // a search on the Get models page
+        QString getModel;    // a search on the Get models page
+        QString addEndpoint; // a remote engine's base URL, added in Settings → Engines
+        QString endpointKey; // its API key, typed into the dialog
+        QString remoteModel; // the endpoint's model to load (default: its first)
     };
 
     Automation(AppSession* session, QQuickWindow* window, Options options, QObject* parent = nullptr);
@@ -47,6 +57,8 @@ private slots:
 
 private:
     void watchGetModels();
+    void addEndpoint();
+    void loadRemoteModel();
     void reportDownloads();
     void fail(const QString& message);
     void emitEvent(const QString& name, const class QJsonObject& fields) const;
@@ -69,4 +81,7 @@ private:
     int m_file = -1; // its recommended file
     bool m_downloadStarted = false;
     QHash<QString, QString> m_downloadStates; // id -> state last reported
+    // --add-endpoint
+    QString m_endpointId; // once saved
+    bool m_remoteLoadStarted = false;
 };

@@ -63,6 +63,14 @@ struct Cli {
                                 QStringLiteral("On the Get models page: search QUERY, download the first "
                                                "repository's recommended file and load it (tests)."),
                                 QStringLiteral("QUERY")};
+    QCommandLineOption addEndpoint{QStringLiteral("add-endpoint"),
+                                   QStringLiteral("In Settings → Engines: add the OpenAI-compatible server at URL "
+                                                  "(its API key from $HEARTH_ENDPOINT_KEY), then load its first "
+                                                  "model or --remote-model's (tests)."),
+                                   QStringLiteral("URL")};
+    QCommandLineOption remoteModel{QStringLiteral("remote-model"),
+                                   QStringLiteral("With --add-endpoint: the endpoint's model to load."),
+                                   QStringLiteral("NAME")};
     QCommandLineOption stopStress{QStringLiteral("stop-stress"),
                                   QStringLiteral("Once a model is loaded, send and stop N replies at random moments, "
                                                  "then quit (tests)."),
@@ -74,7 +82,7 @@ struct Cli {
         parser.addHelpOption();
         parser.addVersionOption();
         parser.addOptions({dataDir, engine, engines, lang, theme, quitAfter, screenshot, send, newChat, quitWhenDone,
-                           events, stopStress, size, getModel});
+                           events, stopStress, size, getModel, addEndpoint, remoteModel});
         parser.addPositionalArgument(QStringLiteral("model"), QStringLiteral("A GGUF model file to open."),
                                      QStringLiteral("[MODEL.gguf]"));
         parser.process(app);
@@ -159,7 +167,8 @@ int main(int argc, char* argv[])
     Automation automation(&session, window,
                           {cli.parser.value(cli.send), cli.parser.isSet(cli.newChat), cli.parser.value(cli.screenshot),
                            cli.parser.isSet(cli.quitWhenDone), cli.parser.isSet(cli.events),
-                           cli.parser.value(cli.getModel)});
+                           cli.parser.value(cli.getModel), cli.parser.value(cli.addEndpoint),
+                           qEnvironmentVariable("HEARTH_ENDPOINT_KEY"), cli.parser.value(cli.remoteModel)});
     if (cli.parser.isSet(cli.size)) {
         const QStringList wh = cli.parser.value(cli.size).split(QLatin1Char('x'));
         bool okW = false;

@@ -183,6 +183,57 @@ private slots:
                  qPrintable(tested.first().at(1).toString()));
         endpoints->remove(id);
     }
+
+    // The remote model a session ended with is loaded again at the next
+    // start, at once: its load waits for the keychain's read of the key
+    // that start-up begins, instead of failing for want of it.
+    void aRestoredRemoteModelLoadsWithItsKey()
+    {
+        TestSession test;
+        QString id;
+        QString path;
+        {
+            AppSession& s = *test.session;
+            QSignalSpy saved(s.endpoints(), &EndpointListModel::saved);
+            QVERIFY(s.endpoints()
+                        ->save({{QStringLiteral("name"), QStringLiteral("Restored")},
+                                {QStringLiteral("baseUrl"), m_server.url()},
+                                {QStringLiteral("apiKey"), QStringLiteral("sesame-1234")}})
+                        .isEmpty());
+            QVERIFY(saved.wait(10000));
+            id = saved.first().at(0).toString();
+            ModelListModel* models = s.library()->models();
+            const bool listed = QTest::qWaitFor([&] { return remoteRows(models) == 6; }, 10000);
+            QVERIFY2(
+                listed,
+                qPrintable(
+                    QStringLiteral("%1 remote rows; %2")
+                        .arg(remoteRows(models))
+                        .arg(s.endpoints()->data(s.endpoints()->index(0), EndpointListModel::StatusRole).toString())));
+            path = m_server.url() + QStringLiteral("/v1/models/echo");
+            s.library()->load(path);
+            QVERIFY(QTest::qWaitFor([&] { return s.loader()->loaded() || !s.loader()->error().isEmpty(); }, 10000));
+            QVERIFY2(s.loader()->loaded(), qPrintable(s.loader()->error()));
+        }
+        test.session.reset();
+        AppSession::Options options;
+        options.dataDir = test.dataDir;
+        options.engine = std::make_shared<FakeEngine>(TestSession::fastEngine());
+        options.scanModels = false;
+        options.highlight = false;
+        AppSession again(options);
+        again.restore({}); // straight after construction, as main() does
+        QVERIFY(QTest::qWaitFor([&] { return again.loader()->loaded() || !again.loader()->error().isEmpty(); }, 10000));
+        QVERIFY2(again.loader()->loaded(), qPrintable(again.loader()->error()));
+        QCOMPARE(again.loader()->modelPath(), path);
+        QSignalSpy finished(again.chat(), &ChatController::replyFinished);
+        QVERIFY(again.chat()->send(QStringLiteral("still there?")));
+        QVERIFY(finished.wait(10000));
+        const QJsonObject headers =
+            m_server.control(QStringLiteral("/_last")).value(QLatin1String("headers")).toObject();
+        QCOMPARE(headers.value(QLatin1String("Authorization")).toString(), QStringLiteral("Bearer sesame-1234"));
+        again.endpoints()->remove(id);
+    }
 };
 
 QTEST_MAIN(TestRemoteApp)

@@ -2,18 +2,40 @@
 
 #include "secrets/SecretStore.h"
 
+#include <QDeadlineTimer>
 #include <QFile>
 #include <QMutex>
+#include <QSet>
 #include <QSettings>
 #include <QSslCertificate>
 #include <QUuid>
+#include <QWaitCondition>
 
 struct EndpointListModel::Shared {
     mutable QMutex mutex;
-    QList<RemoteEndpoint> endpoints; // without keys
-    QStringList withKey;             // ids whose key is in the keychain
-    QHash<QString, QString> keys;    // keys read from the keychain (GUI thread), by id
+    QWaitCondition keyRead;             // a read of `reading` ended
+    QList<RemoteEndpoint> endpoints;    // without keys
+    QStringList withKey;                // ids whose key is in the keychain
+    QHash<QString, QString> keys;       // keys read from the keychain (GUI thread), by id
+    QSet<QString> reading;              // ids whose start-up read is under way
+    QHash<QString, QString> readErrors; // why a start-up read failed, by id
+
+    // The start-up read of `id`'s key has ended with `k`.
+    void readDone(const QString& id, const SecretResult& k)
+    {
+        QMutexLocker lock(&mutex);
+        reading.remove(id);
+        if (k.ok())
+            keys.insert(id, k.value);
+        else
+            readErrors.insert(id, k.error.isEmpty() ? QStringLiteral("not in the keychain") : k.error);
+        keyRead.wakeAll();
+    }
 };
+
+// How long a model load waits for the keychain to hand over a key read at
+// start-up (it may be asking the user to unlock it).
+static constexpr int keyWaitMs = 60000;
 
 EndpointListModel::EndpointListModel(QSettings* settings, QObject* parent)
     : QAbstractListModel(parent)
@@ -23,15 +45,18 @@ EndpointListModel::EndpointListModel(QSettings* settings, QObject* parent)
 {
     load();
     publish();
-    // The keys, for the worker's lookup (a model restored at start-up).
+    // The keys, for the worker's lookup (a model restored at start-up waits
+    // for its endpoint's read).
     for (const Row& r : std::as_const(m_rows))
-        if (r.hasKey)
+        if (r.hasKey) {
+            {
+                QMutexLocker lock(&m_shared->mutex);
+                m_shared->reading.insert(r.endpoint.id);
+            }
             m_secrets->read(keyName(r.endpoint.id), [shared = m_shared, id = r.endpoint.id](const SecretResult& k) {
-                if (k.ok()) {
-                    QMutexLocker lock(&shared->mutex);
-                    shared->keys.insert(id, k.value);
-                }
+                shared->readDone(id, k);
             });
+        }
 }
 
 EndpointListModel::~EndpointListModel() = default;
@@ -92,12 +117,22 @@ RemoteEngine::EndpointLookup EndpointListModel::lookup() const
                 continue;
             RemoteEndpoint found = e;
             if (shared->withKey.contains(e.id)) {
-                // Read from the keychain on the GUI thread when the endpoint was
-                // listed (QtKeychain's jobs belong to one thread).
+                // Read from the keychain on the GUI thread at start-up or when
+                // the endpoint was listed (QtKeychain's jobs belong to one
+                // thread); a load right after start-up waits for that read.
+                const QDeadlineTimer deadline(keyWaitMs);
+                while (!shared->keys.contains(e.id) && shared->reading.contains(e.id))
+                    if (!shared->keyRead.wait(&shared->mutex, deadline))
+                        break;
                 if (!shared->keys.contains(e.id)) {
-                    error = QStringLiteral("The API key of %1 has not been read from the keychain (is it "
-                                           "locked?): open Settings → Engines and test the connection.")
-                                .arg(e.label());
+                    const QString why = shared->readErrors.value(e.id);
+                    error = why.isEmpty() ? QStringLiteral("The keychain has not handed over the API key of %1 "
+                                                           "(is it locked?): unlock it, or open Settings → "
+                                                           "Engines and test the connection.")
+                                                .arg(e.label())
+                                          : QStringLiteral("The API key of %1 could not be read from the keychain "
+                                                           "(%2): open Settings → Engines and enter it again.")
+                                                .arg(e.label(), why);
                     return std::nullopt;
                 }
                 found.apiKey = shared->keys.value(e.id);
@@ -203,8 +238,10 @@ QString EndpointListModel::save(const QVariantMap& fields)
     };
     {
         QMutexLocker lock(&m_shared->mutex);
-        if (clearKey || !key.isEmpty())
+        if (clearKey || !key.isEmpty()) {
             m_shared->keys.remove(rowId);
+            m_shared->readErrors.remove(rowId);
+        }
     }
     if (!key.isEmpty() && !clearKey) {
         m_rows[rowOf(rowId)].hasKey = true;
@@ -232,6 +269,7 @@ void EndpointListModel::remove(const QString& id)
     {
         QMutexLocker lock(&m_shared->mutex);
         m_shared->keys.remove(id);
+        m_shared->readErrors.remove(id);
     }
     publish();
     if (hadKey)
@@ -297,6 +335,8 @@ void EndpointListModel::listModels(int row)
         {
             QMutexLocker lock(&m_shared->mutex);
             m_shared->keys.insert(id, result.value);
+            m_shared->readErrors.remove(id);
+            m_shared->keyRead.wakeAll();
         }
         start(e);
     });
