@@ -52,6 +52,7 @@ def test_body_over_limit(srv):
 @pytest.mark.parametrize("raw", [b"{", b'{"model": "smol", "messages": [', b"not json", b"[1, 2]", b"",
                                  b'{"messages": [{"role": "user", "content": "\xff\xfe"}]}',
                                  b'{"temperature": NaN, "messages": [{"role": "user", "content": "Hi"}]}',
+                                 b'{"temperature": 1e400, "messages": [{"role": "user", "content": "Hi"}]}',
                                  b"[" * 100000 + b"]" * 100000])
 def test_malformed_truncated_invalid_utf8(srv, raw):
     status, _, body = srv.request("POST", "/v1/chat/completions", raw=raw)

@@ -338,8 +338,10 @@ json parseBody(std::string_view body)
     json j;
     try {
         j = json::parse(body.begin(), body.end(), depthLimit);
-    } catch (const json::parse_error& e) {
-        // e.what() is "[json.exception.parse_error.101] parse error at line 1, column 5: ..."
+    } catch (const json::exception& e) {
+        // A syntax error, or a number beyond a double (out_of_range.406,
+        // "number overflow parsing '1e400'"). e.what() is
+        // "[json.exception.parse_error.101] parse error at line 1, column 5: ..."
         std::string why = e.what();
         if (const size_t at = why.find("] "); at != std::string::npos)
             why = why.substr(at + 2);
