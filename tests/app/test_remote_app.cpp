@@ -25,6 +25,17 @@ int remoteRows(ModelListModel* models)
     return n;
 }
 
+// A new session on `dataDir`, as the app's next start makes it.
+std::unique_ptr<AppSession> restart(const QString& dataDir)
+{
+    AppSession::Options options;
+    options.dataDir = dataDir;
+    options.engine = std::make_shared<FakeEngine>(TestSession::fastEngine());
+    options.scanModels = false;
+    options.highlight = false;
+    return std::make_unique<AppSession>(options);
+}
+
 } // namespace
 
 class TestRemoteApp : public QObject {
@@ -154,12 +165,8 @@ private slots:
             QVERIFY(!endpoints->save({{QStringLiteral("baseUrl"), m_server.url()}}).isEmpty());
         }
         test.session.reset();
-        AppSession::Options options;
-        options.dataDir = test.dataDir;
-        options.engine = std::make_shared<FakeEngine>(TestSession::fastEngine());
-        options.scanModels = false;
-        options.highlight = false;
-        AppSession again(options);
+        const std::unique_ptr<AppSession> restarted = restart(test.dataDir);
+        AppSession& again = *restarted;
         EndpointListModel* endpoints = again.endpoints();
         QCOMPARE(endpoints->rowCount(), 1);
         const QVariantMap row = endpoints->get(0);
@@ -216,12 +223,8 @@ private slots:
             QVERIFY2(s.loader()->loaded(), qPrintable(s.loader()->error()));
         }
         test.session.reset();
-        AppSession::Options options;
-        options.dataDir = test.dataDir;
-        options.engine = std::make_shared<FakeEngine>(TestSession::fastEngine());
-        options.scanModels = false;
-        options.highlight = false;
-        AppSession again(options);
+        const std::unique_ptr<AppSession> restarted = restart(test.dataDir);
+        AppSession& again = *restarted;
         again.restore({}); // straight after construction, as main() does
         QVERIFY(QTest::qWaitFor([&] { return again.loader()->loaded() || !again.loader()->error().isEmpty(); }, 10000));
         QVERIFY2(again.loader()->loaded(), qPrintable(again.loader()->error()));

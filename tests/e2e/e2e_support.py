@@ -63,3 +63,22 @@ def sha256(path):
         for block in iter(lambda: f.read(1 << 20), b''):
             h.update(block)
     return h.hexdigest()
+
+
+def gui_keyring_model():
+    """The SmolLM2 model for a test of the app under Xvfb with a keyring, or
+    None after printing why the test is skipped: no model, no xvfb-run or
+    no secretstorage module (the test reads the keychain with it)."""
+    model = os.path.join(models_dir(), 'SmolLM2-135M-Instruct.Q4_1.gguf')
+    if not os.path.exists(model):
+        print(f'SKIP: {model} not found (scripts/setup)')
+        return None
+    if not shutil.which('xvfb-run'):
+        print('SKIP: no xvfb-run')
+        return None
+    try:
+        import secretstorage  # noqa: F401
+    except ImportError:
+        print('SKIP: the secretstorage module is missing (scripts/requirements.txt)')
+        return None
+    return model

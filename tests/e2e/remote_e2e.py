@@ -17,73 +17,19 @@ which refuses requests without it.
 Skips (77) without the model, Xvfb or the secretstorage module."""
 
 import argparse
-import json
 import os
-import re
 import shutil
 import signal
 import subprocess
 import sys
 import tempfile
-import threading
-import time
-import urllib.error
-import urllib.request
 
-from e2e_support import SKIP, XVFB, events_of, first, models_dir
+from e2e_support import SKIP, XVFB, events_of, first, gui_keyring_model
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
+from hearth_server import Server  # noqa: E402
 
 MODEL_ID = "smol"
-
-
-class Serve:
-    """`hearth serve` on a free loopback port, ready once /health is 200."""
-
-    def __init__(self, hearth, model, key):
-        self.proc = subprocess.Popen([hearth, "serve", "-m", model, "--alias", MODEL_ID, "--api-key", key, "-np", "1",
-                                      "-c", "2048", "-t", "2", "--port", "0"],
-                                     stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-        self.lines, self.port = [], None
-        got = threading.Event()
-
-        def drain():
-            for line in self.proc.stderr:
-                self.lines.append(line)
-                m = re.search(r"listening on http://[^ ]+:(\d+)", line)
-                if m and not got.is_set():
-                    self.port = int(m.group(1))
-                    got.set()
-            got.set()
-
-        threading.Thread(target=drain, daemon=True).start()
-        if not got.wait(60) or self.port is None:
-            self.stop()
-            raise SystemExit("hearth serve did not start:\n" + "".join(self.lines))
-        self.base = f"http://127.0.0.1:{self.port}"
-        end = time.time() + 180
-        while self.status("/health") != 200:
-            if time.time() > end or self.proc.poll() is not None:
-                self.stop()
-                raise SystemExit("hearth serve never became ready:\n" + "".join(self.lines))
-            time.sleep(0.1)
-
-    def status(self, path, key=None):
-        req = urllib.request.Request(self.base + path, headers={"Authorization": f"Bearer {key}"} if key else {})
-        try:
-            with urllib.request.urlopen(req, timeout=30) as r:
-                return r.status
-        except urllib.error.HTTPError as e:
-            return e.code
-        except (urllib.error.URLError, ConnectionError):
-            return 0
-
-    def stop(self):
-        if self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGTERM)
-            try:
-                self.proc.wait(30)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
 
 
 def keychain_secret(service, name):
@@ -142,17 +88,8 @@ def main():
     p.add_argument("--out", default=".")
     p.add_argument("--timeout", type=int, default=300)
     a = p.parse_args()
-    model = os.path.join(models_dir(), "SmolLM2-135M-Instruct.Q4_1.gguf")
-    if not os.path.exists(model):
-        print(f"SKIP: {model} not found (scripts/setup)")
-        return SKIP
-    if not shutil.which("xvfb-run"):
-        print("SKIP: no xvfb-run")
-        return SKIP
-    try:
-        import secretstorage  # noqa: F401
-    except ImportError:
-        print("SKIP: the secretstorage module is missing (scripts/requirements.txt)")
+    model = gui_keyring_model()
+    if not model:
         return SKIP
 
     key = "e2e-" + os.urandom(12).hex()
@@ -166,9 +103,11 @@ def main():
     os.makedirs(data)
     with open(os.path.join(data, "settings.ini"), "w", encoding="utf-8") as f:
         f.write("[generation]\nmaxTokens=64\n")
-    server = Serve(a.serve, model, key)
+    server = Server(["-m", model, "--alias", MODEL_ID, "--api-key", key, "-np", "1", "-c", "2048", "-t", "2"],
+                    hearth=a.serve)
     try:
-        if server.status("/v1/models") != 401 or server.status("/v1/models", key) != 200:
+        if server.request("GET", "/v1/models")[0] != 401 or server.request(
+                "GET", "/v1/models", headers={"Authorization": f"Bearer {key}"})[0] != 200:
             raise SystemExit("the server does not guard its models with the key")
         base = server.base + "/v1"
 

@@ -21,7 +21,7 @@ import time
 import urllib.error
 import urllib.request
 
-SKIP = 77
+from e2e_support import SKIP, gui_keyring_model
 
 
 def free_port():
@@ -62,18 +62,8 @@ def main():
     p.add_argument("--hearth", required=True)
     p.add_argument("--timeout", type=int, default=240)
     a = p.parse_args()
-    models = os.environ.get("HEARTH_MODELS_DIR") or os.path.expanduser("~/.local/share/hearth/models")
-    model = os.path.join(models, "SmolLM2-135M-Instruct.Q4_1.gguf")
-    if not os.path.exists(model):
-        print(f"SKIP: {model} not found (scripts/setup)")
-        return SKIP
-    if not shutil.which("xvfb-run"):
-        print("SKIP: no xvfb-run")
-        return SKIP
-    try:
-        import secretstorage  # noqa: F401
-    except ImportError:
-        print("SKIP: the secretstorage module is missing (scripts/requirements.txt)")
+    model = gui_keyring_model()
+    if not model:
         return SKIP
 
     work = tempfile.mkdtemp(prefix="hearth-server-e2e-")
