@@ -9,7 +9,6 @@
 #include "models/ModelListModel.h"
 #include "models/ModelLoader.h"
 #include "remote/EndpointListModel.h"
-#include "remote/RemoteEndpoint.h"
 #include "storage/MessageStore.h"
 
 #include <QCoreApplication>
@@ -163,14 +162,12 @@ void Automation::finish()
     if (m_finishing)
         return;
     m_finishing = true;
-    // Provenance wants the model's hash: wait for it when a model file is
-    // loaded (a remote model has none).
+    // Provenance wants the model file's hash: wait while it is computed.
     auto* wait = new QTimer(this);
     wait->setInterval(50);
     connect(wait, &QTimer::timeout, this, [this, wait] {
-        ModelLoader* loader = m_session->loader();
-        const bool hashing = loader->loaded() && !isRemoteModelPath(loader->modelPath()) && loader->sha256().isEmpty();
-        if (loader->busy() || hashing)
+        const ModelLoader* loader = m_session->loader();
+        if (loader->busy() || loader->hashing())
             return;
         wait->deleteLater();
         if (m_replyFinished)
@@ -310,9 +307,9 @@ void Automation::reportDownloads()
 }
 
 // --add-endpoint: the Engines dialog filled in and its Add button pressed;
-// then, once the endpoint is saved (its key in the keychain) and its models
-// are listed, one of them loaded. Each step waits for the signal that ends
-// the one before.
+// then, once the endpoint is saved (its key in the keychain), its models
+// listed and in the picker, one of them loaded. Each step waits for the
+// signal that ends the one before.
 void Automation::addEndpoint()
 {
     // The Settings panel opened, its Engines button pressed.
@@ -330,17 +327,14 @@ void Automation::addEndpoint()
     const auto item = [content](const char* name) {
         return content ? findItem(content, QString::fromLatin1(name)) : nullptr;
     };
-    QQuickItem* name = item("endpointName");
     QQuickItem* url = item("endpointUrl");
     QQuickItem* key = item("endpointKey");
     QQuickItem* add = item("saveEndpoint");
-    if (!name || !url || !key || !add)
+    if (!url || !key || !add)
         return fail(QStringLiteral("the Engines dialog's fields were not found"));
-    const QUrl base(m_options.addEndpoint);
-    const QString endpointName =
-        base.port() > 0 ? base.host() + QLatin1Char(':') + QString::number(base.port()) : base.host();
-    for (const auto& [field, text] : {std::pair{name, endpointName}, std::pair{url, m_options.addEndpoint},
-                                      std::pair{key, m_options.endpointKey}}) {
+    // The Name field is left empty, as it may be: the endpoint is then
+    // called by its host and port.
+    for (const auto& [field, text] : {std::pair{url, m_options.addEndpoint}, std::pair{key, m_options.endpointKey}}) {
         field->forceActiveFocus();
         field->setProperty("text", text);
     }
@@ -354,30 +348,26 @@ void Automation::addEndpoint()
             return fail(error);
         m_endpointId = id;
         QMetaObject::invokeMethod(dialog, "close");
-        loadRemoteModel(); // the listing may already be in
     });
-    const auto listed = [this] {
-        if (!m_endpointId.isEmpty())
-            QTimer::singleShot(0, this, &Automation::loadRemoteModel); // after the picker's rows follow
-    };
-    connect(endpoints, &EndpointListModel::remoteModelsChanged, this, listed);
+    // A listing ends with the endpoint's status (dataChanged) and, when it
+    // found models, remoteModelsChanged, which puts them in the picker.
+    const auto listed = [this] { QTimer::singleShot(0, this, &Automation::loadRemoteModel); };
     connect(endpoints, &QAbstractItemModel::dataChanged, this, listed);
-    const QString typedError = [&] {
-        // The Add button's click, as a person's: the dialog reads its fields.
-        QMetaObject::invokeMethod(add, "clicked");
-        return dialog->property("messageOk").toBool() ? QString() : dialog->property("message").toString();
-    }();
+    connect(endpoints, &EndpointListModel::remoteModelsChanged, this, listed);
+    // The Add button's click, as a person's: the dialog reads its fields and
+    // shows what is wrong with them.
+    QMetaObject::invokeMethod(add, "clicked");
     emitEvent(QStringLiteral("endpoint-added"),
-              {{"name", endpointName}, {"url", m_options.addEndpoint}, {"with_key", !m_options.endpointKey.isEmpty()}});
-    if (!typedError.isEmpty())
-        fail(typedError);
+              {{"url", m_options.addEndpoint}, {"with_key", !m_options.endpointKey.isEmpty()}});
+    if (!dialog->property("messageOk").toBool())
+        fail(dialog->property("message").toString());
 }
 
 void Automation::loadRemoteModel()
 {
-    if (m_remoteLoadStarted)
+    if (m_endpointId.isEmpty() || m_remoteLoadStarted)
         return;
-    EndpointListModel* endpoints = m_session->endpoints();
+    const EndpointListModel* endpoints = m_session->endpoints();
     const QModelIndex e = endpoints->index(endpoints->rowOf(m_endpointId));
     if (!e.isValid())
         return fail(QStringLiteral("the saved endpoint is not in the list"));
@@ -386,27 +376,20 @@ void Automation::loadRemoteModel()
         return; // still listing
     if (!e.data(EndpointListModel::StatusOkRole).toBool())
         return fail(QStringLiteral("listing the endpoint's models failed: %1").arg(status));
-    const QString endpointName = e.data(EndpointListModel::NameRole).toString();
-    const ModelListModel* models = m_session->library()->models();
-    QStringList names;
-    QString path;
-    for (int row = 0; row < models->rowCount(); ++row) {
-        const QModelIndex m = models->index(row);
-        if (!m.data(ModelListModel::RemoteRole).toBool() ||
-            !m.data(ModelListModel::EndpointRole).toString().startsWith(endpointName))
-            continue;
-        const QString modelName = m.data(ModelListModel::NameRole).toString();
-        names << modelName;
-        if (path.isEmpty() && (m_options.remoteModel.isEmpty() || modelName == m_options.remoteModel))
-            path = m.data(ModelListModel::PathRole).toString();
-    }
-    if (names.isEmpty())
-        return; // the picker's rows come next
+    const QStringList names = e.data(EndpointListModel::ModelsRole).toStringList();
+    const QString name = m_options.remoteModel.isEmpty() ? names.value(0) : m_options.remoteModel;
     emitEvent(QStringLiteral("remote-models"),
-              {{"endpoint", endpointName}, {"names", QJsonArray::fromStringList(names)}});
-    if (path.isEmpty())
-        return fail(QStringLiteral("%1 does not serve a model called \"%2\" (it serves %3)")
-                        .arg(endpointName, m_options.remoteModel, names.join(QStringLiteral(", "))));
+              {{"endpoint", m_endpointId}, {"names", QJsonArray::fromStringList(names)}});
+    if (!names.contains(name))
+        return fail(QStringLiteral("the endpoint does not serve a model called \"%1\" (it serves %2)")
+                        .arg(name, names.join(QStringLiteral(", "))));
+    const QString path = endpoints->modelPath(m_endpointId, name);
+    const ModelListModel* models = m_session->library()->models();
+    bool inPicker = false;
+    for (int row = 0; row < models->rowCount() && !inPicker; ++row)
+        inPicker = models->index(row).data(ModelListModel::PathRole).toString() == path;
+    if (!inPicker)
+        return fail(QStringLiteral("%1 is listed but not in the model picker").arg(path));
     m_remoteLoadStarted = true;
-    m_session->library()->load(path); // the picker's Load button
+    m_session->library()->load(path); // the picker row's Load button
 }

@@ -16,11 +16,12 @@
 // exit code 3.
 //
 // --add-endpoint URL adds a remote engine as a person does in Settings →
-// Engines: the script opens that dialog, types a name, URL and (from
+// Engines: the script opens that dialog, types the URL and (from
 // $HEARTH_ENDPOINT_KEY, so no key is on a command line) the API key into
-// its fields and presses Add; once the endpoint is saved and its models
-// are listed, it loads the first one (or --remote-model NAME), as the
-// picker's Load button does, and --send sends through it.
+// its fields, leaving the optional name empty, and presses Add; once the
+// endpoint is saved and its models are listed and in the picker, it loads
+// the first one (or --remote-model NAME), as the picker's Load button
+// does, and --send sends through it.
 #pragma once
 
 #include <QHash>

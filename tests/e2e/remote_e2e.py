@@ -126,7 +126,7 @@ def main():
         loaded, done, texts = check_reply(ev, base, 2)
         if not first(ev, "screenshot")["ok"] or not os.path.getsize(shot):
             raise SystemExit("the screenshot failed")
-        print(f"first start: endpoint {added['name']} added ({saved['id']}), models {listed['names']}; "
+        print(f"first start: endpoint {added['url']} added ({saved['id']}), models {listed['names']}; "
               f"{loaded['name']} loaded ({loaded['summary']}); reply streamed in {len(texts)} batches, "
               f"{done['provenance']['generated_tokens']} tokens; provenance {done['provenance']['path']}")
 

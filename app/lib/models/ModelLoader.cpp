@@ -3,6 +3,7 @@
 #include "engine/InferenceService.h"
 #include "models/ModelCache.h"
 #include "models/ModelScanner.h"
+#include "remote/RemoteEndpoint.h"
 #include "settings/SettingsStore.h"
 #include "ui/Format.h"
 
@@ -85,7 +86,8 @@ void ModelLoader::load(const QString& path)
         emit progressChanged();
         emit modelChanged();
         setStatus(Loaded);
-        startHashing(facts.path);
+        if (!isRemoteModelPath(facts.path)) // a server's model has no file to hash
+            startHashing(facts.path);
     });
     connect(reply, &LoadReply::failed, this, [this, reply](const QString& message, bool cancelled) {
         if (reply != m_reply)
@@ -133,6 +135,7 @@ void ModelLoader::startHashing(const QString& path)
     }
     m_hashWatcher.disconnect(this);
     connect(&m_hashWatcher, &QFutureWatcher<QString>::finished, this, [this, path, size, modified] {
+        m_hashing = false;
         const QString sha = m_hashWatcher.result();
         if (sha.isEmpty())
             return;
@@ -142,6 +145,7 @@ void ModelLoader::startHashing(const QString& path)
             m_sha256 = sha;
         emit sha256Known(path, sha);
     });
+    m_hashing = true;
     m_hashWatcher.setFuture(
         QtConcurrent::run([path, cancel = m_hashCancel] { return ModelScanner::sha256(path, *cancel); }));
 }

@@ -59,6 +59,9 @@ public:
     const ModelFacts& facts() const { return m_facts; }
     // The loaded file's SHA-256, "" until computed.
     QString sha256() const { return m_sha256; }
+    // The loaded model file's SHA-256 is being computed (never for a remote
+    // model); false again once sha256() has it, or the hashing failed.
+    bool hashing() const { return m_hashing; }
 
     Q_INVOKABLE void load(const QString& path);
     Q_INVOKABLE void cancel();
@@ -89,5 +92,6 @@ private:
     QString m_error;
     QString m_sha256;
     QFutureWatcher<QString> m_hashWatcher;
+    bool m_hashing = false; // from the hash's start until its result is handled
     std::shared_ptr<std::atomic<bool>> m_hashCancel = std::make_shared<std::atomic<bool>>(false);
 };

@@ -160,6 +160,12 @@ QList<ModelEntry> EndpointListModel::remoteModels() const
     return out;
 }
 
+QString EndpointListModel::modelPath(const QString& id, const QString& modelId) const
+{
+    const int row = rowOf(id);
+    return row < 0 ? QString() : m_rows[row].endpoint.modelUrl(modelId).toString();
+}
+
 QString EndpointListModel::readFields(const QVariantMap& f, RemoteEndpoint& e) const
 {
     e.name = f.value(QStringLiteral("name")).toString().trimmed();

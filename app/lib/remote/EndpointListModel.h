@@ -56,6 +56,8 @@ public:
     RemoteEngine::EndpointLookup lookup() const;
     // One picker entry per model of every endpoint (from the last listing).
     QList<ModelEntry> remoteModels() const;
+    // The path (URL) of the picker entry for endpoint `id`'s model `modelId`.
+    QString modelPath(const QString& id, const QString& modelId) const;
 
     // Adds (fields.id empty) or changes an endpoint. Fields: id, name,
     // baseUrl, apiKey ("" keeps the stored one), clearKey, headers,
