@@ -62,10 +62,23 @@ private slots:
                 // writes columns it did not have).
                 const QStringList texts = {QStringLiteral("a question"), QStringLiteral("a message about pelicans"),
                                            QStringLiteral("another question"), QStringLiteral("another answer")};
-                for (int i = 0; i < texts.size(); ++i)
-                    old.exec(QStringLiteral("INSERT INTO messages(conversation_id, role, text, created_at)"
-                                            " VALUES (?, ?, ?, ?)"),
-                             {c, i % 2 ? QStringLiteral("assistant") : QStringLiteral("user"), texts[i], 1000 + i});
+                // From version 3 on, each message names its parent.
+                qint64 parent = 0;
+                for (int i = 0; i < texts.size(); ++i) {
+                    const QVariant role = i % 2 ? QStringLiteral("assistant") : QStringLiteral("user");
+                    if (from >= 3)
+                        old.exec(
+                            QStringLiteral("INSERT INTO messages(conversation_id, role, text, created_at, parent_id)"
+                                           " VALUES (?, ?, ?, ?, ?)"),
+                            {c, role, texts[i], 1000 + i, parent ? QVariant(parent) : QVariant()});
+                    else
+                        old.exec(QStringLiteral("INSERT INTO messages(conversation_id, role, text, created_at)"
+                                                " VALUES (?, ?, ?, ?)"),
+                                 {c, role, texts[i], 1000 + i});
+                    QSqlQuery last = old.exec(QStringLiteral("SELECT last_insert_rowid()"));
+                    QVERIFY(last.next());
+                    parent = last.value(0).toLongLong();
+                }
             }
             Database db(path);
             QCOMPARE(db.version(), Database::latestVersion());

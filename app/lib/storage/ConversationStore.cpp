@@ -139,3 +139,25 @@ QList<Conversation> ConversationStore::search(const QString& query)
                      [](const Conversation& a, const Conversation& b) { return a.updatedAt > b.updatedAt; });
     return out;
 }
+
+QList<qint64> ConversationStore::collections(qint64 id)
+{
+    QSqlQuery q = m_db->exec(QStringLiteral("SELECT collection_id FROM conversation_collections"
+                                            " WHERE conversation_id = ? ORDER BY collection_id"),
+                             {id});
+    QList<qint64> out;
+    while (q.next())
+        out.append(q.value(0).toLongLong());
+    return out;
+}
+
+void ConversationStore::setCollections(qint64 id, const QList<qint64>& collections)
+{
+    m_db->transaction([&] {
+        m_db->exec(QStringLiteral("DELETE FROM conversation_collections WHERE conversation_id = ?"), {id});
+        for (qint64 c : collections)
+            m_db->exec(QStringLiteral("INSERT OR IGNORE INTO conversation_collections(conversation_id, collection_id)"
+                                      " VALUES (?, ?)"),
+                       {id, c});
+    });
+}

@@ -25,6 +25,9 @@ public:
     QList<Conversation> search(const QString& query);
     // Marks a conversation active now (a message was added).
     void touch(qint64 id);
+    // The document collections a conversation searches (ids, ascending).
+    QList<qint64> collections(qint64 id);
+    void setCollections(qint64 id, const QList<qint64>& collections);
 
 signals:
     void conversationsChanged();

@@ -1,5 +1,6 @@
 #include "storage/MessageStore.h"
 
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QSqlQuery>
@@ -48,10 +49,52 @@ SamplerSettings samplerFromJson(const QString& json, qint64 seed)
     return s;
 }
 
+QString sourcesJson(const QList<MessageSource>& sources)
+{
+    QJsonArray a;
+    for (const MessageSource& s : sources)
+        a.append(QJsonObject{{QStringLiteral("n"), s.n},
+                             {QStringLiteral("path"), s.path},
+                             {QStringLiteral("page"), s.pageFrom},
+                             {QStringLiteral("page_to"), s.pageTo},
+                             {QStringLiteral("page_label"), s.pageLabel},
+                             {QStringLiteral("heading"), s.heading},
+                             {QStringLiteral("line"), s.line},
+                             {QStringLiteral("text"), s.text},
+                             {QStringLiteral("label"), s.label},
+                             {QStringLiteral("tokens"), s.tokens},
+                             {QStringLiteral("cited"), s.cited}});
+    return QString::fromUtf8(QJsonDocument(a).toJson(QJsonDocument::Compact));
+}
+
+QList<MessageSource> sourcesFromJson(const QString& json)
+{
+    QList<MessageSource> out;
+    if (json.isEmpty())
+        return out;
+    for (const QJsonValue v : QJsonDocument::fromJson(json.toUtf8()).array()) {
+        const QJsonObject o = v.toObject();
+        MessageSource s;
+        s.n = o.value(QStringLiteral("n")).toInt();
+        s.path = o.value(QStringLiteral("path")).toString();
+        s.pageFrom = o.value(QStringLiteral("page")).toInt();
+        s.pageTo = o.value(QStringLiteral("page_to")).toInt();
+        s.pageLabel = o.value(QStringLiteral("page_label")).toString();
+        s.heading = o.value(QStringLiteral("heading")).toString();
+        s.line = o.value(QStringLiteral("line")).toInt();
+        s.text = o.value(QStringLiteral("text")).toString();
+        s.label = o.value(QStringLiteral("label")).toString();
+        s.tokens = o.value(QStringLiteral("tokens")).toInt();
+        s.cited = o.value(QStringLiteral("cited")).toBool();
+        out.append(s);
+    }
+    return out;
+}
+
 const QString kMessageColumns = QStringLiteral(
     "id, conversation_id, role, text, state, error, created_at, model_path, model_name, model_sha256, architecture,"
     " quant, engine, context_size, sampler, seed, prompt_tokens, prompt_ms, ttft_ms, generated_tokens, generation_ms,"
-    " context_used, context_shifts, stop_reason, parent_id");
+    " context_used, context_shifts, stop_reason, parent_id, sources");
 
 QVariant nullIfEmpty(const QString& s)
 {
@@ -147,6 +190,7 @@ ChatMessage MessageStore::read(const QSqlQuery& q)
     s.contextShifts = q.value(22).toInt();
     s.stopReason = stopReasonFromName(q.value(23).toString());
     m.parentId = q.value(24).toLongLong(); // NULL: 0
+    m.sources = sourcesFromJson(q.value(25).toString());
     return m;
 }
 
@@ -160,7 +204,7 @@ QList<ChatMessage> MessageStore::messages(qint64 conversationId)
     QHash<qint64, QList<int>> children; // parent id (0: none) -> rows, in id order
     while (q.next()) {
         all.append(read(q));
-        selected.append(q.value(25).toBool());
+        selected.append(q.value(26).toBool());
         children[all.last().parentId].append(int(all.size()) - 1);
     }
     // The selected path from the first message; a parent that has no
@@ -290,6 +334,14 @@ void MessageStore::finishMessage(qint64 messageId, MessageState state, const Gen
         m_db->exec(QStringLiteral("DELETE FROM message_parts WHERE message_id = ?"), {messageId});
     });
     m_nextPart.remove(messageId);
+}
+
+void MessageStore::setSources(qint64 messageId, const QList<MessageSource>& sources)
+{
+    m_db->transaction([&] {
+        m_db->exec(QStringLiteral("UPDATE messages SET sources = ? WHERE id = ?"),
+                   {sources.isEmpty() ? QVariant() : QVariant(sourcesJson(sources)), messageId});
+    });
 }
 
 void MessageStore::setText(qint64 messageId, const QString& newText)

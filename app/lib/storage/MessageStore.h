@@ -38,6 +38,9 @@ public:
     void appendPart(qint64 messageId, const QString& text);
     // Ends a streaming message: its text becomes the parts joined.
     void finishMessage(qint64 messageId, MessageState state, const GenerationStats& stats, const QString& error = {});
+    // Records the passages of the user's documents a reply is written from
+    // (none: clears them).
+    void setSources(qint64 messageId, const QList<MessageSource>& sources);
     // Replaces a message's text (edit before resending).
     void setText(qint64 messageId, const QString& text);
     // Deletes `messageId` and every later message of its conversation

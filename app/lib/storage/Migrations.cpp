@@ -66,6 +66,18 @@ const QList<QStringList>& all()
                            " WHERE p.conversation_id = messages.conversation_id AND p.id < messages.id)"),
             QStringLiteral("CREATE INDEX messages_by_parent ON messages(conversation_id, parent_id)"),
         },
+        // 4: documents in chat. A reply written from retrieved passages keeps
+        // them (JSON: number, file, pages, heading, text, cited); a
+        // conversation names the document collections it searches (ids of
+        // doc_collections, a table of DocumentStore's own schema, so no
+        // foreign key: a removed collection is skipped when read).
+        {
+            QStringLiteral("ALTER TABLE messages ADD COLUMN sources TEXT"),
+            QStringLiteral("CREATE TABLE conversation_collections ("
+                           " conversation_id INTEGER NOT NULL REFERENCES conversations(id) ON DELETE CASCADE,"
+                           " collection_id INTEGER NOT NULL,"
+                           " PRIMARY KEY (conversation_id, collection_id))"),
+        },
     };
     return migrations;
 }

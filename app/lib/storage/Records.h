@@ -33,6 +33,23 @@ struct Provenance {
     bool isEmpty() const { return modelPath.isEmpty(); }
 };
 
+// A passage of the user's documents that a reply was written from: its
+// number in the prompt ([n]), where it is, its text, and whether the reply
+// cites it.
+struct MessageSource {
+    int n = 0;
+    QString path;
+    int pageFrom = 0, pageTo = 0; // 0: no pages (text, Markdown, HTML)
+    QString pageLabel;
+    QString heading;
+    int line = 0;
+    QString text;
+    QString label;  // "report.pdf · p. 12 (xii) · Results"
+    int tokens = 0; // its size in the prompt (the embedding model's tokens)
+    bool cited = false;
+    bool operator==(const MessageSource&) const = default;
+};
+
 struct ChatMessage {
     qint64 id = 0;
     qint64 conversationId = 0;
@@ -41,7 +58,8 @@ struct ChatMessage {
     MessageState state = MessageState::Complete;
     QString error;
     QDateTime createdAt;
-    Provenance provenance; // assistant messages
+    Provenance provenance;        // assistant messages
+    QList<MessageSource> sources; // a reply from the user's documents
     // The conversation is a tree: each message follows its parent (0 for the
     // first), and messages with the same parent are alternatives (replies
     // regenerated, messages edited), one of them selected. These describe
