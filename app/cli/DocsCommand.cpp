@@ -32,11 +32,6 @@ using namespace documents;
 
 namespace {
 
-QString defaultEmbeddingModel()
-{
-    return QDir(ModelPaths::defaultModelsDir()).filePath(QStringLiteral("all-MiniLM-L6-v2.F16.gguf"));
-}
-
 struct Common {
     QCommandLineOption db{QStringLiteral("db"), QStringLiteral("Database file (default: the app's)."),
                           QStringLiteral("FILE")};
@@ -56,7 +51,7 @@ struct Common {
     }
     QString modelPath(const QCommandLineParser& p) const
     {
-        return p.isSet(embedding) ? p.value(embedding) : defaultEmbeddingModel();
+        return p.isSet(embedding) ? p.value(embedding) : ModelPaths::defaultEmbeddingModel();
     }
 };
 

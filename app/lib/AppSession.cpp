@@ -3,6 +3,8 @@
 
 #include "chat/ChatController.h"
 #include "conversations/ConversationListModel.h"
+#include "documents/DocumentsController.h"
+#include "documents/RetrievalService.h"
 #include "engine/EngineFactory.h"
 #include "engine/GpuDevice.h"
 #include "engine/InferenceService.h"
@@ -66,9 +68,14 @@ AppSession::AppSession(Options options, QObject* parent)
     m_loader = std::make_unique<ModelLoader>(m_inference.get(), m_settingsStore.get(), m_cache);
     m_library =
         std::make_unique<ModelLibrary>(m_engine, m_cache, m_loader.get(), m_settingsStore.get(), m_settings.get());
+    const QString dbPath = m_dataDir + QStringLiteral("/hearth.sqlite");
+    const QString embeddingModel =
+        options.embeddingModel.isEmpty() ? ModelPaths::defaultEmbeddingModel() : options.embeddingModel;
+    m_retrieval = std::make_unique<documents::RetrievalService>(dbPath, embeddingModel);
     m_chat = std::make_unique<ChatController>(ChatController::Services{
         m_inference.get(), m_conversationStore.get(), m_messageStore.get(), m_settingsStore.get(), m_loader.get(),
-        m_gauges.get(), m_highlighter.get(), &m_style, m_engine->kind()});
+        m_gauges.get(), m_highlighter.get(), &m_style, m_engine->kind(), m_retrieval.get()});
+    m_documents = std::make_unique<DocumentsController>(dbPath, embeddingModel, m_chat.get(), m_retrieval.get());
     m_conversationList = std::make_unique<ConversationListModel>(m_conversationStore.get());
     m_secrets = std::make_unique<SecretStore>();
     m_localServer = std::make_unique<LocalServer>(m_settings.get(), m_secrets.get());

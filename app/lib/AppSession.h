@@ -18,6 +18,10 @@
 #include <memory>
 
 class ChatController;
+class DocumentsController;
+namespace documents {
+class RetrievalService;
+}
 class ConversationListModel;
 class ConversationStore;
 class Database;
@@ -46,6 +50,7 @@ class AppSession : public QObject {
     Q_MOC_INCLUDE("gauges/Gauges.h")
     Q_MOC_INCLUDE("remote/EndpointListModel.h")
     Q_MOC_INCLUDE("server/LocalServer.h")
+    Q_MOC_INCLUDE("documents/DocumentsController.h")
     QML_ELEMENT
     QML_UNCREATABLE("Created by main() or a test")
     Q_PROPERTY(ChatController* chat READ chat CONSTANT)
@@ -56,6 +61,7 @@ class AppSession : public QObject {
     Q_PROPERTY(Gauges* gauges READ gauges CONSTANT)
     Q_PROPERTY(EndpointListModel* endpoints READ endpoints CONSTANT)
     Q_PROPERTY(LocalServer* localServer READ localServer CONSTANT)
+    Q_PROPERTY(DocumentsController* documents READ documents CONSTANT)
     Q_PROPERTY(QString engineKind READ engineKind CONSTANT)
     Q_PROPERTY(bool darkTheme READ darkTheme WRITE setDarkTheme NOTIFY darkThemeChanged)
 
@@ -66,6 +72,7 @@ public:
         bool scanModels = true;                  // scan the models folders at start
         bool highlight = true;                   // run the highlighter thread
         int gaugeIntervalMs = 250;
+        QString embeddingModel; // Documents' model; "" = ModelPaths::defaultEmbeddingModel()
     };
 
     // $HEARTH_DATA_DIR, else $XDG_DATA_HOME/hearth on Linux (next to the
@@ -83,6 +90,7 @@ public:
     Gauges* gauges() const { return m_gauges.get(); }
     EndpointListModel* endpoints() const { return m_endpoints.get(); }
     LocalServer* localServer() const { return m_localServer.get(); }
+    DocumentsController* documents() const { return m_documents.get(); }
     QString engineKind() const { return m_engine->kind(); }
     bool darkTheme() const { return m_dark; }
     void setDarkTheme(bool dark);
@@ -120,7 +128,9 @@ private:
     std::unique_ptr<ResourceSampler> m_sampler;
     std::unique_ptr<ModelLoader> m_loader;
     std::unique_ptr<ModelLibrary> m_library;
+    std::unique_ptr<documents::RetrievalService> m_retrieval; // before m_chat, which searches through it
     std::unique_ptr<ChatController> m_chat;
+    std::unique_ptr<DocumentsController> m_documents; // after m_chat: it follows the conversation's collections
     std::unique_ptr<ConversationListModel> m_conversationList;
     std::unique_ptr<SecretStore> m_secrets;
     std::unique_ptr<LocalServer> m_localServer; // after m_secrets: it uses them until it stops

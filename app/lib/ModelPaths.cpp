@@ -30,6 +30,11 @@ QString defaultModelPath()
     return QFileInfo::exists(path) ? path : QString();
 }
 
+QString defaultEmbeddingModel()
+{
+    return QDir(defaultModelsDir()).filePath(QStringLiteral("all-MiniLM-L6-v2.F16.gguf"));
+}
+
 QString xdgDataHome()
 {
     const QString base = qEnvironmentVariable("XDG_DATA_HOME");

@@ -13,6 +13,9 @@ QString defaultModelsDir();
 QString defaultModelFileName();
 // Full path of the default model if it exists, else an empty string.
 QString defaultModelPath();
+// Where Documents' embedding model is by default (all-MiniLM-L6-v2, which
+// scripts/convert-models makes), whether it exists or not.
+QString defaultEmbeddingModel();
 // $XDG_DATA_HOME, or ~/.local/share when it is unset: the base of Hearth's
 // data and models folders on Linux and FreeBSD.
 QString xdgDataHome();

@@ -1,5 +1,7 @@
 #include "chat/ChatController.h"
 
+#include "documents/Citations.h"
+#include "documents/RetrievalService.h"
 #include "engine/InferenceService.h"
 #include "gauges/Gauges.h"
 #include "gauges/ThreadClock.h"
@@ -12,6 +14,20 @@
 #include <QClipboard>
 #include <QGuiApplication>
 
+#include <algorithm>
+
+namespace {
+
+// The share of the context the passages may take (in the embedder's
+// tokens, close to the chat model's): a quarter, within limits that leave
+// small contexts room for the conversation and keep large ones focused.
+int passageBudget(int contextSize)
+{
+    return std::clamp(contextSize / 4, 256, 1536);
+}
+
+} // namespace
+
 ChatController::ChatController(const Services& services, QObject* parent)
     : QObject(parent), m_s(services), m_messages(services.highlighter, services.style, this)
 {
@@ -20,6 +36,8 @@ ChatController::ChatController(const Services& services, QObject* parent)
     connect(m_s.loader, &ModelLoader::statusChanged, this, &ChatController::canSendChanged);
     connect(this, &ChatController::generatingChanged, this, &ChatController::replyElsewhereChanged);
     connect(this, &ChatController::conversationChanged, this, &ChatController::replyElsewhereChanged);
+    if (m_s.retrieval)
+        connect(m_s.retrieval, &documents::RetrievalService::searched, this, &ChatController::onSearched);
     connect(m_s.loader, &ModelLoader::sha256Known, this, [this](const QString& path, const QString& sha) {
         m_s.messages->setModelSha256(path, sha);
         for (ChatMessage m : m_messages.metas()) // rows shown now learn it too
@@ -34,6 +52,19 @@ ChatController::~ChatController()
 {
     if (m_reply)
         m_reply->stop();
+}
+
+void ChatController::setCollections(const QList<qint64>& ids)
+{
+    QList<qint64> sorted = ids;
+    std::sort(sorted.begin(), sorted.end());
+    sorted.erase(std::unique(sorted.begin(), sorted.end()), sorted.end());
+    if (sorted == m_collections)
+        return;
+    if (m_conversationId != 0 && !guarded([&] { m_s.conversations->setCollections(m_conversationId, sorted); }))
+        return;
+    m_collections = sorted;
+    emit collectionsChanged();
 }
 
 bool ChatController::canSend() const
@@ -81,6 +112,8 @@ void ChatController::sendNow(const QString& trimmed)
         if (title.size() > 48)
             title = title.left(47) + QStringLiteral("…");
         m_conversationId = m_s.conversations->createConversation(title);
+        if (!m_collections.isEmpty())
+            m_s.conversations->setCollections(m_conversationId, m_collections);
         emit conversationChanged();
     }
     ChatMessage user;
@@ -125,7 +158,6 @@ Provenance ChatController::provenanceNow(const SamplerSettings& sampler) const
 
 void ChatController::startReply()
 {
-    const QList<ChatTurn> history = turns();
     const SamplerSettings sampler = m_s.settings->sampler(m_s.loader->modelPath());
     ChatMessage reply;
     reply.conversationId = m_conversationId;
@@ -144,7 +176,31 @@ void ChatController::startReply()
     m_replyLength = 0;
     m_repetition.reset();
     m_stopNote.clear();
+    m_sources.clear();
+    m_s.gauges->start();
+    showDocumentShare({});
 
+    if (!m_collections.isEmpty() && m_s.retrieval) {
+        // The passages first (off the GUI thread); the reply starts when
+        // they arrive. The question is the user's last message.
+        const QList<ChatMessage> shown = m_messages.metas();
+        const auto user = std::find_if(shown.rbegin(), shown.rend(),
+                                       [](const ChatMessage& m) { return m.role == ChatTurn::Role::User; });
+        documents::SearchParams params;
+        params.tokenBudget = passageBudget(m_s.loader->facts().contextSize);
+        m_pendingHistory = turns();
+        m_pendingSampler = sampler;
+        m_search = m_s.retrieval->search(m_collections, user == shown.rend() ? QString() : user->text, params);
+    } else {
+        generate(turns(), sampler);
+    }
+    emit generatingChanged();
+    emit canSendChanged();
+    emit replyStarted(m_replyId);
+}
+
+void ChatController::generate(const QList<ChatTurn>& history, const SamplerSettings& sampler)
+{
     m_reply = m_s.inference->generate(history, sampler);
     connect(m_reply, &GenerationReply::pieceReceived, &m_batcher, &StreamBatcher::push);
     connect(m_reply, &GenerationReply::statsUpdated, m_s.gauges, &Gauges::update);
@@ -153,10 +209,62 @@ void ChatController::startReply()
     });
     connect(m_reply, &GenerationReply::failed, this,
             [this](const QString& message) { endReply(MessageState::Failed, {}, message); });
-    m_s.gauges->start();
-    emit generatingChanged();
-    emit canSendChanged();
-    emit replyStarted(m_replyId);
+}
+
+void ChatController::onSearched(quint64 request, const QList<documents::Passage>& passages, const QString& error)
+{
+    if (request == 0 || request != m_search)
+        return; // a search whose reply was stopped meanwhile
+    m_search = 0;
+    if (!error.isEmpty()) {
+        endReply(MessageState::Failed, {}, tr("Could not search the documents: %1").arg(error));
+        return;
+    }
+    for (qsizetype i = 0; i < passages.size(); ++i) {
+        const documents::Passage& p = passages[i];
+        MessageSource s;
+        s.n = int(i + 1);
+        s.path = p.path;
+        s.pageFrom = p.pageFrom;
+        s.pageTo = p.pageTo;
+        s.pageLabel = p.pageLabel;
+        s.heading = p.heading;
+        s.line = p.line;
+        s.text = p.text;
+        s.tokens = p.tokens;
+        s.label = documents::citationLabel(p);
+        m_sources.append(s);
+    }
+    if (!guarded([&] { m_s.messages->setSources(m_replyId, m_sources); })) {
+        endReply(MessageState::Failed, {}, m_error);
+        return;
+    }
+    if (const ChatMessage* meta = m_messages.meta(m_replyId)) {
+        ChatMessage m = *meta;
+        m.sources = m_sources;
+        m_messages.updateMeta(m);
+    }
+    showDocumentShare(m_sources);
+    QList<ChatTurn> history = std::exchange(m_pendingHistory, {});
+    if (!passages.isEmpty()) { // the question asks about the passages; the system prompt says how to cite
+        const QString instruction = documents::answerInstruction();
+        if (!history.isEmpty() && history.first().role == ChatTurn::Role::System)
+            history.first().text = history.first().text.trimmed() + QStringLiteral("\n\n") + instruction;
+        else
+            history.prepend({ChatTurn::Role::System, instruction});
+        if (history.last().role == ChatTurn::Role::User)
+            history.last().text = QStringLiteral("Sources:\n%1\n\nQuestion: %2")
+                                      .arg(documents::contextBlock(passages), history.last().text);
+    }
+    generate(history, m_pendingSampler);
+}
+
+void ChatController::showDocumentShare(const QList<MessageSource>& sources)
+{
+    int tokens = 0;
+    for (const MessageSource& s : sources)
+        tokens += s.tokens;
+    m_s.gauges->setDocumentTokens(tokens);
 }
 
 void ChatController::onBatch(const QString& text)
@@ -184,8 +292,11 @@ void ChatController::endReply(MessageState state, const GenerationStats& stats, 
     const QString error = failure.isEmpty() && state == MessageState::Stopped ? m_stopNote : failure;
     m_stopNote.clear();
     guarded([&] { m_s.messages->finishMessage(m_replyId, state, stats, error); });
+    if (!m_sources.isEmpty())
+        guarded([&] { checkCitations(); });
     if (const ChatMessage* meta = m_messages.meta(m_replyId)) {
         ChatMessage m = *meta;
+        m.sources = m_sources;
         m.state = state;
         m.error = error;
         m.provenance.stats = stats;
@@ -202,10 +313,32 @@ void ChatController::endReply(MessageState state, const GenerationStats& stats, 
     emit replyFinished(id);
 }
 
+void ChatController::checkCitations()
+{
+    // Citations of numbers that were not given are dropped from the text;
+    // the sources the reply cites are marked.
+    const std::optional<ChatMessage> stored = m_s.messages->message(m_replyId);
+    if (!stored)
+        return;
+    const documents::CitedAnswer answer = documents::checkCitations(stored->text, int(m_sources.size()));
+    if (answer.text != stored->text) {
+        m_s.messages->setText(m_replyId, answer.text);
+        m_messages.replaceText(m_replyId, answer.text);
+    }
+    for (MessageSource& s : m_sources)
+        s.cited = answer.cited.contains(s.n);
+    m_s.messages->setSources(m_replyId, m_sources);
+}
+
 void ChatController::stop()
 {
-    if (m_reply)
+    if (m_reply) {
         m_reply->stop();
+    } else if (m_search != 0) { // still looking up the documents: the reply ends empty
+        m_search = 0;
+        m_pendingHistory.clear();
+        endReply(MessageState::Stopped, {}, {});
+    }
 }
 
 void ChatController::stopIn(qint64 conversationId)
@@ -273,8 +406,14 @@ void ChatController::newConversation()
     // conversation (its batches are stored by message id).
     m_conversationId = 0;
     m_messages.clear();
-    if (!generating()) // no figures of a conversation no longer shown
+    if (!m_collections.isEmpty()) {
+        m_collections.clear();
+        emit collectionsChanged();
+    }
+    if (!generating()) { // no figures of a conversation no longer shown
         m_s.gauges->finish({});
+        showDocumentShare({});
+    }
     emit conversationChanged();
 }
 
@@ -284,13 +423,21 @@ void ChatController::openConversation(qint64 id)
         return;
     guarded([&] {
         const QList<ChatMessage> messages = m_s.messages->messages(id);
+        const QList<qint64> collections = m_s.conversations->collections(id);
         m_messages.setMessages(messages);
         m_conversationId = id;
+        if (collections != m_collections) {
+            m_collections = collections;
+            emit collectionsChanged();
+        }
         // The gauges show where the conversation stands.
-        if (!messages.isEmpty() && messages.last().role == ChatTurn::Role::Assistant)
+        if (!messages.isEmpty() && messages.last().role == ChatTurn::Role::Assistant) {
             m_s.gauges->finish(messages.last().provenance.stats);
-        else if (!generating())
+            showDocumentShare(messages.last().sources);
+        } else if (!generating()) {
             m_s.gauges->finish({});
+            showDocumentShare({});
+        }
         emit conversationChanged();
     });
 }

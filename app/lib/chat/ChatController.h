@@ -8,6 +8,13 @@
 // records its provenance (model file and hash, quant, sampler settings, the
 // seed actually used, timings).
 //
+// A conversation can search collections of the user's documents: before
+// each reply the last message is looked up (RetrievalService, off the GUI
+// thread), the passages found go into the prompt numbered [1], [2], ...
+// within a share of the context, and the reply keeps them as its sources;
+// when it ends, citations of numbers that were not given are dropped and
+// the sources it cites are marked.
+//
 // Streaming path: engine piece -> GenerationReply (GUI thread) ->
 // StreamBatcher (<= ~60 batches/s) -> MessageStore::appendPart (the batch
 // is durable before it is shown) -> MessageListModel::appendText (one row,
@@ -25,6 +32,11 @@
 #include <QtQml/qqmlregistration.h>
 #include <functional>
 
+namespace documents {
+class RetrievalService;
+struct Passage;
+} // namespace documents
+
 class ConversationStore;
 class Gauges;
 class InferenceService;
@@ -39,6 +51,7 @@ class ChatController : public QObject {
     Q_PROPERTY(MessageListModel* messages READ messages CONSTANT)
     Q_PROPERTY(qint64 conversationId READ conversationId NOTIFY conversationChanged)
     Q_PROPERTY(bool generating READ generating NOTIFY generatingChanged)
+    Q_PROPERTY(bool searching READ searching NOTIFY generatingChanged)
     // The conversation the reply being written belongs to (0: none), and
     // whether that is another one than the conversation shown.
     Q_PROPERTY(qint64 replyConversationId READ replyConversationId NOTIFY generatingChanged)
@@ -57,6 +70,7 @@ public:
         HighlightService* highlighter; // may be null
         const RenderStyle* style;
         QString engineKind;
+        documents::RetrievalService* retrieval = nullptr; // null: no documents
     };
 
     explicit ChatController(const Services& services, QObject* parent = nullptr);
@@ -64,7 +78,13 @@ public:
 
     MessageListModel* messages() { return &m_messages; }
     qint64 conversationId() const { return m_conversationId; }
-    bool generating() const { return m_reply != nullptr; }
+    bool generating() const { return m_reply != nullptr || m_search != 0; }
+    // Whether the reply is waiting for the documents' passages.
+    bool searching() const { return m_search != 0; }
+    // The document collections the open conversation searches (kept with
+    // it; a new conversation starts with none).
+    QList<qint64> collections() const { return m_collections; }
+    void setCollections(const QList<qint64>& ids);
     qint64 replyConversationId() const { return generating() ? m_replyConversationId : 0; }
     bool replyElsewhere() const { return generating() && m_replyConversationId != m_conversationId; }
     bool canSend() const;
@@ -96,6 +116,7 @@ signals:
     void replyElsewhereChanged();
     void canSendChanged();
     void errorChanged();
+    void collectionsChanged();
     void replyStarted(qint64 messageId);
     void replyFinished(qint64 messageId);
     // A batch of reply text reached the view (after it was stored).
@@ -109,6 +130,10 @@ private:
     // The message a new one follows: the last one shown.
     qint64 tailId() const;
     QList<ChatTurn> turns() const;
+    void generate(const QList<ChatTurn>& history, const SamplerSettings& sampler);
+    void onSearched(quint64 request, const QList<documents::Passage>& passages, const QString& error);
+    void showDocumentShare(const QList<MessageSource>& sources);
+    void checkCitations();
     Provenance provenanceNow(const SamplerSettings& sampler) const;
     void onBatch(const QString& text);
     void endReply(MessageState state, const GenerationStats& stats, const QString& error);
@@ -126,4 +151,9 @@ private:
     int m_replyLength = 0;
     qint64 m_lastBatchNs = 0;
     QString m_error;
+    QList<qint64> m_collections;
+    quint64 m_search = 0;             // the documents search the reply waits for (0: none)
+    QList<MessageSource> m_sources;   // the reply's passages
+    QList<ChatTurn> m_pendingHistory; // while searching: the conversation as it was
+    SamplerSettings m_pendingSampler;
 };

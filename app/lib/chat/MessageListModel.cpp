@@ -29,7 +29,9 @@ QHash<int, QByteArray> MessageListModel::roleNames() const
             {ActionsEnabledRole, "actionsEnabled"},
             {ModelNameRole, "modelName"},
             {AlternativeRole, "alternative"},
-            {AlternativesRole, "alternatives"}};
+            {AlternativesRole, "alternatives"},
+            {SourcesRole, "sources"},
+            {SourcesGivenRole, "sourcesGiven"}};
 }
 
 QVariant MessageListModel::data(const QModelIndex& index, int role) const
@@ -57,6 +59,19 @@ QVariant MessageListModel::data(const QModelIndex& index, int role) const
     case ModelNameRole: return m.provenance.modelName;
     case AlternativeRole: return m.alternative;
     case AlternativesRole: return m.alternatives;
+    case SourcesRole: {
+        QVariantList out;
+        for (const MessageSource& s : m.sources)
+            if (s.cited)
+                out.append(QVariantMap{{QStringLiteral("n"), s.n},
+                                       {QStringLiteral("label"), s.label},
+                                       {QStringLiteral("path"), s.path},
+                                       {QStringLiteral("page"), s.pageFrom},
+                                       {QStringLiteral("line"), s.line},
+                                       {QStringLiteral("text"), s.text}});
+        return out;
+    }
+    case SourcesGivenRole: return int(m.sources.size());
     default: return {};
     }
 }
@@ -104,6 +119,16 @@ bool MessageListModel::appendText(qint64 id, const QString& text)
     return true;
 }
 
+bool MessageListModel::replaceText(qint64 id, const QString& text)
+{
+    const int row = rowOf(id);
+    if (row < 0)
+        return false;
+    m_list[row].blocks->setText(text);
+    emit dataChanged(index(row), index(row), {TextRole});
+    return true;
+}
+
 void MessageListModel::updateMeta(const ChatMessage& message)
 {
     const int row = rowOf(message.id);
@@ -111,7 +136,8 @@ void MessageListModel::updateMeta(const ChatMessage& message)
         return;
     m_list[row].meta = message;
     m_list[row].meta.text.clear();
-    emit dataChanged(index(row), index(row), {StateRole, StreamingRole, DetailsRole, ProvenanceRole, ErrorRole});
+    emit dataChanged(index(row), index(row),
+                     {StateRole, StreamingRole, DetailsRole, ProvenanceRole, ErrorRole, SourcesRole, SourcesGivenRole});
 }
 
 void MessageListModel::removeFrom(qint64 id)

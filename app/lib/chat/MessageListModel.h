@@ -50,6 +50,8 @@ public:
         ModelNameRole,             // QString: the model that wrote a reply ("" for the user's)
         AlternativeRole,           // int: 0-based place among its alternatives (regenerated, edited)
         AlternativesRole,          // int: how many alternatives (1: none)
+        SourcesRole,               // list: the documents' passages a reply cites [{n, label, path, page, text}]
+        SourcesGivenRole,          // int: how many passages it was given
     };
     Q_ENUM(Roles)
 
@@ -59,7 +61,9 @@ public:
     void append(const ChatMessage& message);
     // Appends streamed text to message `id`; false if it is not here.
     bool appendText(qint64 id, const QString& text);
-    // Replaces a message's state, provenance and error (not its text).
+    // Replaces the whole text of message `id` (citations dropped at the end).
+    bool replaceText(qint64 id, const QString& text);
+    // Replaces a message's state, provenance, sources and error (not its text).
     void updateMeta(const ChatMessage& message);
     // Removes message `id` and every message after it.
     void removeFrom(qint64 id);

@@ -445,6 +445,20 @@ std::optional<ChunkRow> DocumentStore::chunk(qint64 id)
     return std::nullopt;
 }
 
+QList<ChunkRow> DocumentStore::chunksOf(const QString& path)
+{
+    QSqlQuery q = m_db->exec(QStringLiteral("SELECT ") + kChunkColumns +
+                                 QStringLiteral(" FROM doc_chunks c JOIN doc_documents d ON d.id = c.document_id"
+                                                " WHERE c.document_id = (SELECT id FROM doc_documents"
+                                                " WHERE path = ? AND status = 'indexed' ORDER BY id LIMIT 1)"
+                                                " ORDER BY c.ordinal"),
+                             {path});
+    QList<ChunkRow> out;
+    while (q.next())
+        out.append(readChunk(q));
+    return out;
+}
+
 std::optional<ChunkRow> DocumentStore::chunkAt(qint64 documentId, int ordinal)
 {
     QSqlQuery q = m_db->exec(QStringLiteral("SELECT ") + kChunkColumns +

@@ -106,6 +106,9 @@ public:
     // scoring at least half the best one's.
     QList<qint64> keywordSearch(const QList<qint64>& collections, const QString& query, int limit);
     std::optional<ChunkRow> chunk(qint64 id);
+    // Every chunk of the indexed document at `path` (the first collection's
+    // that has it), in order.
+    QList<ChunkRow> chunksOf(const QString& path);
     // The chunk `ordinal` of a document, if there is one.
     std::optional<ChunkRow> chunkAt(qint64 documentId, int ordinal);
 

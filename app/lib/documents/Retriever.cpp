@@ -19,7 +19,8 @@ constexpr double kRrfK = 60.0;
 // recall@3 0.89 there), so it is a starting point, not a measured optimum.
 constexpr double kKeywordWeight = 0.3;
 
-// b without the start it shares with the end of a (the chunks' overlap).
+} // namespace
+
 QString withoutOverlap(const QString& a, const QString& b)
 {
     for (qsizetype n = std::min(a.size(), b.size()); n >= 8; --n)
@@ -27,8 +28,6 @@ QString withoutOverlap(const QString& a, const QString& b)
             return b.mid(n).trimmed();
     return b;
 }
-
-} // namespace
 
 QString rankModeName(RankMode m)
 {

@@ -63,4 +63,8 @@ private:
 
 QString rankModeName(RankMode m);
 
+// `b` without the start it shares with the end of `a` (the overlap of two
+// adjacent chunks; at least 8 characters count as shared).
+QString withoutOverlap(const QString& a, const QString& b);
+
 } // namespace documents

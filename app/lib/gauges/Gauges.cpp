@@ -71,6 +71,14 @@ void Gauges::finish(const GenerationStats& stats)
     update(stats);
 }
 
+void Gauges::setDocumentTokens(int tokens)
+{
+    if (tokens != m_documentTokens) {
+        m_documentTokens = tokens;
+        emit statsChanged();
+    }
+}
+
 void Gauges::setMemory(qint64 processResidentBytes, const MemoryFigures& engine)
 {
     if (processResidentBytes == m_rss && engine == m_engine)

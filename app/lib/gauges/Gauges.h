@@ -11,6 +11,8 @@
 #include <QObject>
 #include <QtQml/qqmlregistration.h>
 
+#include <algorithm>
+
 class Gauges : public QObject {
     Q_OBJECT
     QML_ELEMENT
@@ -24,6 +26,9 @@ class Gauges : public QObject {
     Q_PROPERTY(int contextSize READ contextSize NOTIFY statsChanged)
     Q_PROPERTY(double contextFraction READ contextFraction NOTIFY statsChanged)
     Q_PROPERTY(bool contextShifted READ contextShifted NOTIFY statsChanged)
+    // The share of the context the documents' passages take (0: none).
+    Q_PROPERTY(int documentTokens READ documentTokens NOTIFY statsChanged)
+    Q_PROPERTY(double documentFraction READ documentFraction NOTIFY statsChanged)
     Q_PROPERTY(QString processMemoryText READ processMemoryText NOTIFY memoryChanged)
     Q_PROPERTY(QString weightsText READ weightsText NOTIFY memoryChanged)
     Q_PROPERTY(QString kvCacheText READ kvCacheText NOTIFY memoryChanged)
@@ -44,6 +49,11 @@ public:
     int contextSize() const { return m_contextSize; }
     double contextFraction() const { return m_contextSize > 0 ? double(m_stats.contextUsed) / m_contextSize : 0; }
     bool contextShifted() const { return m_stats.contextShifts > 0; }
+    int documentTokens() const { return m_documentTokens; }
+    double documentFraction() const
+    {
+        return m_contextSize > 0 ? std::min(1.0, double(m_documentTokens) / m_contextSize) : 0;
+    }
     QString processMemoryText() const;
     QString weightsText() const;
     QString kvCacheText() const;
@@ -57,6 +67,7 @@ public:
     void update(const GenerationStats& stats); // live statistics
     void finish(const GenerationStats& stats); // final statistics
     void setMemory(qint64 processResidentBytes, const MemoryFigures& engine);
+    void setDocumentTokens(int tokens); // the passages of the reply shown
 
 signals:
     void statsChanged();
@@ -65,6 +76,7 @@ signals:
 private:
     bool m_generating = false;
     int m_contextSize = 0;
+    int m_documentTokens = 0;
     GenerationStats m_stats;
     qint64 m_rss = 0;
     MemoryFigures m_engine;
