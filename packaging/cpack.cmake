@@ -34,6 +34,7 @@ set(CPACK_DEBIAN_PACKAGE_DEPENDS
     "qml6-module-qtquick, qml6-module-qtquick-controls, qml6-module-qtquick-templates, \
 qml6-module-qtquick-layouts, qml6-module-qtquick-window, qml6-module-qtquick-dialogs, \
 qml6-module-qtqml, qml6-module-qtqml-models, qml6-module-qtqml-workerscript, \
+qml6-module-qt-labs-folderlistmodel, qml6-module-qtquick-pdf, \
 qt6-qpa-plugins, libqt6sql6-sqlite, libqt6svg6")
 # API keys go to the desktop's secret service; without one Hearth says so.
 set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "gnome-keyring | kwalletmanager")

@@ -83,6 +83,10 @@ ApplicationWindow {
         onActivated: modelPicker.open()
     }
     Shortcut {
+        sequence: "Ctrl+D"
+        onActivated: documentsPanel.visible ? documentsPanel.close() : documentsPanel.open()
+    }
+    Shortcut {
         sequence: "F1"
         onActivated: aboutDialog.open()
     }
@@ -114,7 +118,27 @@ ApplicationWindow {
             onModelPickerRequested: modelPicker.open()
             onSettingsRequested: settingsPanel.open()
             onSidebarToggleRequested: window.sidebarShown = !window.sidebarShown
+            onDocumentsRequested: documentsPanel.open()
+            onSourceOpened: source => documentViewer.show(source)
         }
+    }
+
+    DocumentsPanel {
+        id: documentsPanel
+
+        documents: window.session.documents
+        anchors.centerIn: parent
+        width: Math.min(760, window.width - 80)
+        height: Math.min(600, window.height - 80)
+    }
+
+    DocumentViewer {
+        id: documentViewer
+
+        documents: window.session.documents
+        anchors.centerIn: parent
+        width: window.width - 60
+        height: window.height - 40
     }
 
     ModelPicker {

@@ -10,6 +10,9 @@ set(HEARTH_QML_FILES
     chat/MarkdownBlock.qml
     chat/MessageDelegate.qml
     chat/TextBlock.qml
+    documents/DocumentViewer.qml
+    documents/DocumentsPanel.qml
+    documents/PdfPassageView.qml
     common/AboutDialog.qml
     common/Banner.qml
     common/DropOverlay.qml

@@ -9,11 +9,13 @@ ToolBar {
     id: root
 
     required property ModelLoader loader
+    required property DocumentsController documents
     // Whether the conversations sidebar is shown (the toggle's state).
     property bool sidebarShown: true
 
     signal modelPickerRequested()
     signal settingsRequested()
+    signal documentsRequested()
     signal sidebarToggleRequested()
 
     background: Rectangle {
@@ -103,6 +105,31 @@ ToolBar {
             text: qsTr("Cancel")
             Accessible.name: qsTr("Cancel loading")
             onClicked: root.loader.cancel()
+        }
+        ToolButton {
+            objectName: "documentsButton"
+            // How many collections this conversation searches, and indexing.
+            text: root.documents.usedCount > 0 ? qsTr("Documents (%1)").arg(root.documents.usedCount)
+                                               : qsTr("Documents")
+            Accessible.name: root.documents.usedCount > 0
+                             ? qsTr("Documents: this chat searches %n collection(s)", "", root.documents.usedCount)
+                             : qsTr("Documents")
+            ToolTip.visible: hovered
+            ToolTip.text: (root.documents.indexing ? root.documents.progressText : qsTr("Ask about your own files"))
+                          + " (Ctrl+D)"
+            onClicked: root.documentsRequested()
+
+            Rectangle {
+                objectName: "indexingDot"
+                visible: root.documents.indexing
+                anchors.right: parent.right
+                anchors.top: parent.top
+                anchors.margins: 4
+                width: 7
+                height: 7
+                radius: 3.5
+                color: Theme.accent
+            }
         }
         ToolButton {
             objectName: "settingsButton"

@@ -15,6 +15,8 @@ Pane {
     signal modelPickerRequested()
     signal settingsRequested()
     signal sidebarToggleRequested()
+    signal documentsRequested()
+    signal sourceOpened(var source)
 
     function focusInput() {
         composer.focusInput()
@@ -32,7 +34,9 @@ Pane {
         ChatHeader {
             Layout.fillWidth: true
             loader: root.session.loader
+            documents: root.session.documents
             sidebarShown: root.sidebarShown
+            onDocumentsRequested: root.documentsRequested()
             onModelPickerRequested: root.modelPickerRequested()
             onSettingsRequested: root.settingsRequested()
             onSidebarToggleRequested: root.sidebarToggleRequested()
@@ -92,6 +96,7 @@ Pane {
                 onRegenerateRequested: () => root.session.chat.regenerate()
                 onEditSubmitted: (id, text) => root.session.chat.editAndResend(id, text)
                 onAlternativeRequested: (id, step) => root.session.chat.showAlternative(id, step)
+                onSourceOpened: source => root.sourceOpened(source)
             }
 
             onMovementEnded: pinned = atYEnd

@@ -24,12 +24,17 @@ Item {
     required property string modelName
     required property int alternative
     required property int alternatives
+    // The documents' passages the reply cites ([{n, label, path, page, line, text}]),
+    // and how many it was given.
+    required property var sources
+    required property int sourcesGiven
 
     signal copyRequested(double id)
     signal copyCodeRequested(double id, int fence)
     signal regenerateRequested()
     signal editSubmitted(double id, string text)
     signal alternativeRequested(double id, int step)
+    signal sourceOpened(var source)
 
     property bool editing: false
     readonly property bool isUser: root.author === MessageListModel.User
@@ -79,6 +84,58 @@ Item {
                     delegate: MarkdownBlock {
                         width: parent ? parent.width : 0
                         onCopyCodeRequested: fence => root.copyCodeRequested(root.messageId, fence)
+                    }
+                }
+            }
+        }
+
+        // Where the answer comes from: each cited passage, a click opens the
+        // document at its page (or heading, or line).
+        ColumnLayout {
+            objectName: "sourcesList"
+            Layout.fillWidth: true
+            visible: !root.isUser && !root.streaming && root.sourcesGiven > 0
+            spacing: 2
+            Accessible.role: Accessible.List
+            Accessible.name: qsTr("Sources")
+
+            Label {
+                objectName: "sourcesHeading"
+                Layout.fillWidth: true
+                text: root.sources.length > 0
+                      ? qsTr("Sources")
+                      : qsTr("No source cited (%n passage(s) from your documents were given)", "", root.sourcesGiven)
+                font.pixelSize: 12
+                font.bold: root.sources.length > 0
+                color: Theme.mutedText
+                wrapMode: Text.Wrap
+                Accessible.role: Accessible.Heading
+            }
+            Repeater {
+                model: root.sources
+                delegate: ToolButton {
+                    id: sourceButton
+
+                    required property var modelData
+
+                    objectName: "sourceButton"
+                    Layout.fillWidth: true
+                    Layout.maximumWidth: column.width
+                    text: "[%1] %2".arg(sourceButton.modelData.n).arg(sourceButton.modelData.label)
+                    font.pixelSize: 12
+                    Accessible.name: qsTr("Open source %1: %2").arg(sourceButton.modelData.n)
+                                                                 .arg(sourceButton.modelData.label)
+                    ToolTip.visible: hovered
+                    ToolTip.delay: 600
+                    ToolTip.text: sourceButton.modelData.text.substring(0, 400)
+                    onClicked: root.sourceOpened(sourceButton.modelData)
+
+                    contentItem: Label {
+                        text: sourceButton.text
+                        font: sourceButton.font
+                        color: Theme.accent
+                        elide: Text.ElideRight
+                        horizontalAlignment: Text.AlignLeft
                     }
                 }
             }

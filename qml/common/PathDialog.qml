@@ -13,6 +13,12 @@ Dialog {
     property string missingModule
     // What is asked for: a file or a folder.
     property bool folder: false
+    // What the dialog says for each (the model picker's by default).
+    property string folderTitle: qsTr("Add a models folder")
+    property string fileTitle: qsTr("Open a model")
+    property string folderPlaceholder: qsTr("/path/to/models")
+    property string filePlaceholder: qsTr("/path/to/model.gguf")
+    property string fileName: qsTr("Model file path")
 
     signal pathAccepted(string path)
 
@@ -27,7 +33,7 @@ Dialog {
     objectName: "pathDialog"
     modal: true
     focus: true
-    title: root.folder ? qsTr("Add a models folder") : qsTr("Open a model")
+    title: root.folder ? root.folderTitle : root.fileTitle
     standardButtons: Dialog.Cancel
     onAccepted: root.pathAccepted(pathField.text.trim())
 
@@ -47,8 +53,8 @@ Dialog {
 
             objectName: "pathField"
             Layout.fillWidth: true
-            placeholderText: root.folder ? qsTr("/path/to/models") : qsTr("/path/to/model.gguf")
-            Accessible.name: root.folder ? qsTr("Folder path") : qsTr("Model file path")
+            placeholderText: root.folder ? root.folderPlaceholder : root.filePlaceholder
+            Accessible.name: root.folder ? qsTr("Folder path") : root.fileName
             onAccepted: if (text.trim().length > 0) root.accept()
         }
         Button {

@@ -57,11 +57,31 @@ Rectangle {
                 color: root.gauges.contextShifted ? Theme.warning : Theme.mutedText
             }
             Meter {
+                id: contextMeter
+
                 objectName: "contextMeter"
                 Layout.fillWidth: true
                 value: root.gauges.contextFraction
                 fill: root.gauges.contextShifted ? Theme.warning : Theme.accent
                 Accessible.name: contextLabel.text
+
+                // The documents' passages: their share, from the start of the bar.
+                Rectangle {
+                    objectName: "documentShare"
+                    visible: root.gauges.documentTokens > 0
+                    width: Math.min(1, root.gauges.documentFraction) * contextMeter.width
+                    height: contextMeter.height
+                    radius: contextMeter.radius
+                    color: Theme.warning
+                    opacity: 0.8
+                }
+            }
+            Label {
+                objectName: "documentShareLabel"
+                visible: root.gauges.documentTokens > 0
+                text: qsTr("Documents ≈%1 tokens").arg(root.gauges.documentTokens)
+                font.pixelSize: 10
+                color: Theme.mutedText
             }
             Label {
                 objectName: "contextShiftNotice"

@@ -32,6 +32,7 @@ TestCase {
         ChatHeader {
             width: 800
             loader: TestEnv.session.loader
+            documents: TestEnv.session.documents
         }
     }
 
