@@ -26,7 +26,10 @@ struct TestSession {
         return o;
     }
 
-    explicit TestSession(FakeEngine::Options engine = fastEngine(), bool highlight = false)
+    // `embeddingModel`: Documents' model ("" = none here, so the user's own
+    // models folder is never touched).
+    explicit TestSession(FakeEngine::Options engine = fastEngine(), bool highlight = false,
+                         const QString& embeddingModel = {})
     {
         QDir(dir.path()).mkpath(QStringLiteral("models"));
         modelPath = dir.filePath(QStringLiteral("models/tiny.gguf"));
@@ -45,6 +48,8 @@ struct TestSession {
         options.engine = std::make_shared<FakeEngine>(engine);
         options.scanModels = false;
         options.highlight = highlight;
+        options.embeddingModel =
+            embeddingModel.isEmpty() ? dir.filePath(QStringLiteral("models/no-embedding-model.gguf")) : embeddingModel;
         session = std::make_unique<AppSession>(options);
     }
 

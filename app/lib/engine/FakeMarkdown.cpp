@@ -1,6 +1,7 @@
 #include "engine/FakeMarkdown.h"
 
 #include <QHash>
+#include <QRegularExpression>
 
 #include <random>
 
@@ -180,8 +181,32 @@ bool isCjk(QChar c)
 
 } // namespace
 
+// The answer to a document question (see reply()); empty when `prompt` has
+// no numbered sources.
+static QString answerFromSources(const QString& prompt)
+{
+    if (!prompt.startsWith(QLatin1String("Sources:\n")))
+        return {};
+    static const QRegularExpression entry(QStringLiteral("^\\[(\\d+)\\] [^\\n]*\\n([^\\n]*)"),
+                                          QRegularExpression::MultilineOption);
+    QString out;
+    int count = 0;
+    for (auto it = entry.globalMatch(prompt); it.hasNext();) {
+        const auto m = it.next();
+        const QStringList words = m.captured(2).split(QLatin1Char(' '), Qt::SkipEmptyParts);
+        out += QStringLiteral("The sources say: %1 [%2].\n\n")
+                   .arg(QStringList(words.mid(0, 12)).join(QLatin1Char(' ')), m.captured(1));
+        count = std::max(count, m.captured(1).toInt());
+    }
+    if (count == 0)
+        return {};
+    return out + QStringLiteral("More may be found in [%1].\n").arg(count + 1);
+}
+
 QString reply(const QString& prompt, quint64 seed, int minPieces)
 {
+    if (const QString answer = answerFromSources(prompt); !answer.isEmpty())
+        return answer;
     Writer w{std::mt19937_64(seed ^ qHash(prompt)), false, {}, {}};
     for (QChar c : prompt)
         w.chinese = w.chinese || isCjk(c);

@@ -11,7 +11,11 @@
 namespace FakeMarkdown {
 
 // A reply to `prompt`; sections are added until it has at least `minPieces`
-// pieces (0: one natural reply of a few hundred pieces).
+// pieces (0: one natural reply of a few hundred pieces). A prompt that
+// starts with numbered sources ("Sources:\n[1] label\ntext...", as a
+// document chat sends) gets an answer quoting the first words of each source
+// with its citation, and one citation of a source that was not given, as a
+// careless model writes: the app must drop it.
 QString reply(const QString& prompt, quint64 seed, int minPieces = 0);
 
 // Splits text the way a BPE tokenizer roughly would: a word with its leading
