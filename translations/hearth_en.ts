@@ -45,6 +45,10 @@
             <source>Stopped: the reply kept repeating itself.</source>
             <translation type="unfinished" />
         </message>
+        <message>
+            <source>Could not search the documents: %1</source>
+            <translation type="unfinished" />
+        </message>
     </context>
     <context>
         <name>ChatHeader</name>
@@ -90,6 +94,25 @@
         </message>
         <message>
             <source>Show the conversations</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Documents (%1)</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Documents</source>
+            <translation type="unfinished" />
+        </message>
+        <message numerus="yes">
+            <source>Documents: this chat searches %n collection(s)</source>
+            <translation>
+                <numerusform>Documents: this chat searches %n collection</numerusform>
+                <numerusform>Documents: this chat searches %n collections</numerusform>
+            </translation>
+        </message>
+        <message>
+            <source>Ask about your own files</source>
             <translation type="unfinished" />
         </message>
     </context>
@@ -260,6 +283,269 @@
         </message>
         <message>
             <source>The database %1 was written by a newer version of Hearth (schema %2; this one knows %3).</source>
+            <translation type="unfinished" />
+        </message>
+    </context>
+    <context>
+        <name>DocumentViewer</name>
+        <message>
+            <source>Source</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Page %1 of %2</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Open in its app</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Open the document in its own application</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Close</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>The PDF view needs the QML module QtQuick.Pdf (on Debian and Ubuntu: the package %1); the indexed text is shown instead.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>The PDF could not be opened (moved, changed or damaged); the indexed text is shown instead.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>The passage is no longer in the indexed text (the file changed?).</source>
+            <translation type="unfinished" />
+        </message>
+    </context>
+    <context>
+        <name>DocumentsController</name>
+        <message numerus="yes">
+            <source>%n file(s) indexed</source>
+            <translation>
+                <numerusform>%n file indexed</numerusform>
+                <numerusform>%n files indexed</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source>, %n unchanged</source>
+            <translation>
+                <numerusform>, %n unchanged</numerusform>
+                <numerusform>, %n unchanged</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source>, %n not read</source>
+            <translation>
+                <numerusform>, %n not read</numerusform>
+                <numerusform>, %n not read</numerusform>
+            </translation>
+        </message>
+        <message>
+            <source> (cancelled)</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Indexing failed: %1</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Looking for files…</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>%1 of %2 files · %3 chunks/s</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source> · about %1 s left</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source> · paused</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>A collection needs a name.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>There is already a collection named “%1”.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>%1 does not exist.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>The embedding model %1 is not there; scripts/convert-models makes it.</source>
+            <translation type="unfinished" />
+        </message>
+    </context>
+    <context>
+        <name>DocumentsPanel</name>
+        <message>
+            <source>Documents</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Documents %1</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Add folder…</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Add a folder of documents</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Add files…</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Add document files</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Close</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Hearth reads your files on this computer and answers from them, citing file and page. Tick the collections this chat should search.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>The embedding model is missing (%1), so documents cannot be indexed or searched. scripts/convert-models makes it from the all-MiniLM-L6-v2 download.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Indexing</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Resume</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Pause</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Resume indexing</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Pause indexing</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Cancel</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Cancel indexing</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Last run: %1</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>No documents yet. Add a folder or files: PDF, Word (DOCX), OpenDocument (ODT), Markdown, HTML, text and code.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Search “%1” in this chat</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Add a folder to “%1”</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Add files to “%1”</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Re-index</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Index “%1” again</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Remove</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Remove the collection “%1”</source>
+            <translation type="unfinished" />
+        </message>
+        <message numerus="yes">
+            <source>%n document(s) indexed, %1 passages</source>
+            <translation>
+                <numerusform>%n document indexed, %1 passages</numerusform>
+                <numerusform>%n documents indexed, %1 passages</numerusform>
+            </translation>
+        </message>
+        <message>
+            <source>Stop using %1</source>
+            <translation type="unfinished" />
+        </message>
+        <message numerus="yes">
+            <source>Hide the %n file(s) not read</source>
+            <translation>
+                <numerusform>Hide the %n file not read</numerusform>
+                <numerusform>Hide the %n files not read</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source>%n file(s) not read: show why</source>
+            <translation>
+                <numerusform>%n file not read: show why</numerusform>
+                <numerusform>%n files not read: show why</numerusform>
+            </translation>
+        </message>
+        <message>
+            <source>Remove “%1”?</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Hearth forgets the collection and its index. Your files stay where they are.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Add documents</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Documents (*.pdf *.docx *.odt *.md *.markdown *.html *.htm *.txt)</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>All files (*)</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Add a document</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>/path/to/documents</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>/path/to/report.pdf</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Document path</source>
             <translation type="unfinished" />
         </message>
     </context>
@@ -598,6 +884,10 @@
         </message>
         <message>
             <source>GPU memory</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Documents ≈%1 tokens</source>
             <translation type="unfinished" />
         </message>
     </context>
@@ -1015,6 +1305,21 @@
             <source>Copied</source>
             <translation type="unfinished" />
         </message>
+        <message>
+            <source>Sources</source>
+            <translation type="unfinished" />
+        </message>
+        <message numerus="yes">
+            <source>No source cited (%n passage(s) from your documents were given)</source>
+            <translation>
+                <numerusform>No source cited (%n passage from your documents was given)</numerusform>
+                <numerusform>No source cited (%n passages from your documents were given)</numerusform>
+            </translation>
+        </message>
+        <message>
+            <source>Open source %1: %2</source>
+            <translation type="unfinished" />
+        </message>
     </context>
     <context>
         <name>MessageListModel</name>
@@ -1275,6 +1580,13 @@
         </message>
         <message>
             <source>Open</source>
+            <translation type="unfinished" />
+        </message>
+    </context>
+    <context>
+        <name>PdfPassageView</name>
+        <message>
+            <source>Page %1 of %2</source>
             <translation type="unfinished" />
         </message>
     </context>
@@ -1676,6 +1988,13 @@
         </message>
         <message>
             <source>Undo the delete</source>
+            <translation type="unfinished" />
+        </message>
+    </context>
+    <context>
+        <name>documents::RetrievalWorker</name>
+        <message>
+            <source>The embedding model %1 is not there, so the documents cannot be searched.</source>
             <translation type="unfinished" />
         </message>
     </context>

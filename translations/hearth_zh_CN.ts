@@ -45,6 +45,10 @@
             <source>Stopped: the reply kept repeating itself.</source>
             <translation>已停止：回复在不断重复。</translation>
         </message>
+        <message>
+            <source>Could not search the documents: %1</source>
+            <translation>无法搜索文档：%1</translation>
+        </message>
     </context>
     <context>
         <name>ChatHeader</name>
@@ -91,6 +95,24 @@
         <message>
             <source>Show the conversations</source>
             <translation>显示对话列表</translation>
+        </message>
+        <message>
+            <source>Documents (%1)</source>
+            <translation>文档 (%1)</translation>
+        </message>
+        <message>
+            <source>Documents</source>
+            <translation>文档</translation>
+        </message>
+        <message numerus="yes">
+            <source>Documents: this chat searches %n collection(s)</source>
+            <translation>
+                <numerusform>文档：此对话搜索 %n 个文档集</numerusform>
+            </translation>
+        </message>
+        <message>
+            <source>Ask about your own files</source>
+            <translation>就你自己的文件提问</translation>
         </message>
     </context>
     <context>
@@ -261,6 +283,263 @@
         <message>
             <source>The database %1 was written by a newer version of Hearth (schema %2; this one knows %3).</source>
             <translation>数据库 %1 由更新版本的 Hearth 写入（架构版本 %2；当前版本只支持到 %3）。</translation>
+        </message>
+    </context>
+    <context>
+        <name>DocumentViewer</name>
+        <message>
+            <source>Source</source>
+            <translation>来源</translation>
+        </message>
+        <message>
+            <source>Page %1 of %2</source>
+            <translation>第 %1 页，共 %2 页</translation>
+        </message>
+        <message>
+            <source>Open in its app</source>
+            <translation>用对应的应用打开</translation>
+        </message>
+        <message>
+            <source>Open the document in its own application</source>
+            <translation>用文档自己的应用程序打开它</translation>
+        </message>
+        <message>
+            <source>Close</source>
+            <translation>关闭</translation>
+        </message>
+        <message>
+            <source>The PDF view needs the QML module QtQuick.Pdf (on Debian and Ubuntu: the package %1); the indexed text is shown instead.</source>
+            <translation>PDF 视图需要 QML 模块 QtQuick.Pdf（Debian 和 Ubuntu 上的软件包：%1）；现改为显示已索引的文本。</translation>
+        </message>
+        <message>
+            <source>The PDF could not be opened (moved, changed or damaged); the indexed text is shown instead.</source>
+            <translation>无法打开该 PDF（已移动、已更改或已损坏）；现改为显示已索引的文本。</translation>
+        </message>
+        <message>
+            <source>The passage is no longer in the indexed text (the file changed?).</source>
+            <translation>已索引的文本中已没有这段内容（文件改过了？）。</translation>
+        </message>
+    </context>
+    <context>
+        <name>DocumentsController</name>
+        <message numerus="yes">
+            <source>%n file(s) indexed</source>
+            <translation>
+                <numerusform>已索引 %n 个文件</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source>, %n unchanged</source>
+            <translation>
+                <numerusform>，%n 个未变</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source>, %n not read</source>
+            <translation>
+                <numerusform>，%n 个未能读取</numerusform>
+            </translation>
+        </message>
+        <message>
+            <source> (cancelled)</source>
+            <translation>（已取消）</translation>
+        </message>
+        <message>
+            <source>Indexing failed: %1</source>
+            <translation>索引失败：%1</translation>
+        </message>
+        <message>
+            <source>Looking for files…</source>
+            <translation>正在查找文件…</translation>
+        </message>
+        <message>
+            <source>%1 of %2 files · %3 chunks/s</source>
+            <translation>%1 / %2 个文件 · 每秒 %3 个片段</translation>
+        </message>
+        <message>
+            <source> · about %1 s left</source>
+            <translation> · 约剩 %1 秒</translation>
+        </message>
+        <message>
+            <source> · paused</source>
+            <translation> · 已暂停</translation>
+        </message>
+        <message>
+            <source>A collection needs a name.</source>
+            <translation>文档集需要一个名称。</translation>
+        </message>
+        <message>
+            <source>There is already a collection named “%1”.</source>
+            <translation>已有名为“%1”的文档集。</translation>
+        </message>
+        <message>
+            <source>%1 does not exist.</source>
+            <translation>%1 不存在。</translation>
+        </message>
+        <message>
+            <source>The embedding model %1 is not there; scripts/convert-models makes it.</source>
+            <translation>嵌入模型 %1 不存在；scripts/convert-models 可以生成它。</translation>
+        </message>
+    </context>
+    <context>
+        <name>DocumentsPanel</name>
+        <message>
+            <source>Documents</source>
+            <translation>文档</translation>
+        </message>
+        <message>
+            <source>Documents %1</source>
+            <translation>文档 %1</translation>
+        </message>
+        <message>
+            <source>Add folder…</source>
+            <translation>添加文件夹…</translation>
+        </message>
+        <message>
+            <source>Add a folder of documents</source>
+            <translation>添加一个文档文件夹</translation>
+        </message>
+        <message>
+            <source>Add files…</source>
+            <translation>添加文件…</translation>
+        </message>
+        <message>
+            <source>Add document files</source>
+            <translation>添加文档文件</translation>
+        </message>
+        <message>
+            <source>Close</source>
+            <translation>关闭</translation>
+        </message>
+        <message>
+            <source>Hearth reads your files on this computer and answers from them, citing file and page. Tick the collections this chat should search.</source>
+            <translation>Hearth 在这台电脑上读取你的文件并据此回答，注明文件和页码。勾选此对话要搜索的文档集。</translation>
+        </message>
+        <message>
+            <source>The embedding model is missing (%1), so documents cannot be indexed or searched. scripts/convert-models makes it from the all-MiniLM-L6-v2 download.</source>
+            <translation>缺少嵌入模型（%1），因此无法索引或搜索文档。scripts/convert-models 可以用下载的 all-MiniLM-L6-v2 生成它。</translation>
+        </message>
+        <message>
+            <source>Indexing</source>
+            <translation>正在索引</translation>
+        </message>
+        <message>
+            <source>Resume</source>
+            <translation>继续</translation>
+        </message>
+        <message>
+            <source>Pause</source>
+            <translation>暂停</translation>
+        </message>
+        <message>
+            <source>Resume indexing</source>
+            <translation>继续索引</translation>
+        </message>
+        <message>
+            <source>Pause indexing</source>
+            <translation>暂停索引</translation>
+        </message>
+        <message>
+            <source>Cancel</source>
+            <translation>取消</translation>
+        </message>
+        <message>
+            <source>Cancel indexing</source>
+            <translation>取消索引</translation>
+        </message>
+        <message>
+            <source>Last run: %1</source>
+            <translation>上次运行：%1</translation>
+        </message>
+        <message>
+            <source>No documents yet. Add a folder or files: PDF, Word (DOCX), OpenDocument (ODT), Markdown, HTML, text and code.</source>
+            <translation>还没有文档。添加文件夹或文件：PDF、Word（DOCX）、OpenDocument（ODT）、Markdown、HTML、文本和代码。</translation>
+        </message>
+        <message>
+            <source>Search “%1” in this chat</source>
+            <translation>在此对话中搜索“%1”</translation>
+        </message>
+        <message>
+            <source>Add a folder to “%1”</source>
+            <translation>向“%1”添加文件夹</translation>
+        </message>
+        <message>
+            <source>Add files to “%1”</source>
+            <translation>向“%1”添加文件</translation>
+        </message>
+        <message>
+            <source>Re-index</source>
+            <translation>重新索引</translation>
+        </message>
+        <message>
+            <source>Index “%1” again</source>
+            <translation>重新索引“%1”</translation>
+        </message>
+        <message>
+            <source>Remove</source>
+            <translation>移除</translation>
+        </message>
+        <message>
+            <source>Remove the collection “%1”</source>
+            <translation>移除文档集“%1”</translation>
+        </message>
+        <message numerus="yes">
+            <source>%n document(s) indexed, %1 passages</source>
+            <translation>
+                <numerusform>已索引 %n 个文档，%1 个段落</numerusform>
+            </translation>
+        </message>
+        <message>
+            <source>Stop using %1</source>
+            <translation>不再使用 %1</translation>
+        </message>
+        <message numerus="yes">
+            <source>Hide the %n file(s) not read</source>
+            <translation>
+                <numerusform>隐藏 %n 个未能读取的文件</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source>%n file(s) not read: show why</source>
+            <translation>
+                <numerusform>%n 个文件未能读取：查看原因</numerusform>
+            </translation>
+        </message>
+        <message>
+            <source>Remove “%1”?</source>
+            <translation>移除“%1”？</translation>
+        </message>
+        <message>
+            <source>Hearth forgets the collection and its index. Your files stay where they are.</source>
+            <translation>Hearth 会忘掉这个文档集及其索引。你的文件仍留在原处。</translation>
+        </message>
+        <message>
+            <source>Add documents</source>
+            <translation>添加文档</translation>
+        </message>
+        <message>
+            <source>Documents (*.pdf *.docx *.odt *.md *.markdown *.html *.htm *.txt)</source>
+            <translation>文档 (*.pdf *.docx *.odt *.md *.markdown *.html *.htm *.txt)</translation>
+        </message>
+        <message>
+            <source>All files (*)</source>
+            <translation>所有文件 (*)</translation>
+        </message>
+        <message>
+            <source>Add a document</source>
+            <translation>添加一个文档</translation>
+        </message>
+        <message>
+            <source>/path/to/documents</source>
+            <translation>/路径/到/文档</translation>
+        </message>
+        <message>
+            <source>/path/to/report.pdf</source>
+            <translation>/路径/到/报告.pdf</translation>
+        </message>
+        <message>
+            <source>Document path</source>
+            <translation>文档路径</translation>
         </message>
     </context>
     <context>
@@ -597,6 +876,10 @@
         <message>
             <source>GPU memory</source>
             <translation>GPU 显存</translation>
+        </message>
+        <message>
+            <source>Documents ≈%1 tokens</source>
+            <translation>文档约 %1 个词元</translation>
         </message>
     </context>
     <context>
@@ -1033,6 +1316,20 @@
             <source>Copied</source>
             <translation>已复制</translation>
         </message>
+        <message>
+            <source>Sources</source>
+            <translation>来源</translation>
+        </message>
+        <message numerus="yes">
+            <source>No source cited (%n passage(s) from your documents were given)</source>
+            <translation>
+                <numerusform>未引用来源（已提供 %n 段你的文档内容）</numerusform>
+            </translation>
+        </message>
+        <message>
+            <source>Open source %1: %2</source>
+            <translation>打开来源 %1：%2</translation>
+        </message>
     </context>
     <context>
         <name>MessageListModel</name>
@@ -1317,6 +1614,13 @@
         <message>
             <source>Open</source>
             <translation>打开</translation>
+        </message>
+    </context>
+    <context>
+        <name>PdfPassageView</name>
+        <message>
+            <source>Page %1 of %2</source>
+            <translation>第 %1 页，共 %2 页</translation>
         </message>
     </context>
     <context>
@@ -1726,6 +2030,13 @@
         <message>
             <source>Undo the delete</source>
             <translation>撤销删除</translation>
+        </message>
+    </context>
+    <context>
+        <name>documents::RetrievalWorker</name>
+        <message>
+            <source>The embedding model %1 is not there, so the documents cannot be searched.</source>
+            <translation>嵌入模型 %1 不存在，因此无法搜索文档。</translation>
         </message>
     </context>
 </TS>

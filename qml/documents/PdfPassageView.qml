@@ -3,7 +3,8 @@ import QtQuick.Pdf
 
 // A PDF at a cited page with the passage's opening words highlighted
 // (QtPdf's multi-page view and its search). Loaded by DocumentViewer only
-// where the QtQuick.Pdf module is installed.
+// where the QtQuick.Pdf module is installed. Not compiled by qmlcachegen
+// (see app/lib/CMakeLists.txt).
 Item {
     id: root
 
@@ -14,7 +15,11 @@ Item {
     readonly property bool failed: pdf.status === PdfDocument.Error
     readonly property int currentPage: view.currentPage + 1
     readonly property int pageCount: pdf.pageCount
-    readonly property int highlights: view.searchModel.count
+    // Search hits drawn on the cited page (QtPdf 6.4's search model has no
+    // count: its polygons there are counted when its results change).
+    property int highlights: 0
+    // Set once the view is at the cited page after the search's own jump.
+    property bool settled: false
 
     // The first words of the passage's first line: within one line of the
     // page, where QtPdf's search finds them.
@@ -23,15 +28,32 @@ Item {
         return line.split(/\s+/).slice(0, 8).join(" ")
     }
 
+    // Once the document is open and the view laid out (a table view
+    // positions nothing before it has a size): to the cited page, then the
+    // search, which scrolls to the passage's first hit.
     function jump() {
-        if (!root.ready)
-            return
-        view.goToPage(Math.max(0, Math.min(root.page - 1, pdf.pageCount - 1)))
-        view.searchString = root.probe(root.passage)
+        settle.restart()
     }
 
     onPageChanged: root.jump()
     onPassageChanged: root.jump()
+
+    Timer {
+        id: settle
+
+        interval: 50
+        onTriggered: {
+            if (!root.ready)
+                return
+            if (view.width <= 0 || view.height <= 0) {
+                settle.restart()
+                return
+            }
+            root.settled = false
+            view.goToLocation(Math.max(0, Math.min(root.page - 1, pdf.pageCount - 1)), Qt.point(0, 0), 0)
+            view.searchString = root.probe(root.passage)
+        }
+    }
 
     PdfDocument {
         id: pdf
@@ -44,14 +66,29 @@ Item {
 
         objectName: "pdfView"
         anchors.fill: parent
+        clip: true
         document: pdf
         Accessible.role: Accessible.Document
         Accessible.name: qsTr("Page %1 of %2").arg(root.currentPage).arg(root.pageCount)
-        // The search jumps to its first hit; the cited page is where the
-        // passage is, so go back there if the hit was elsewhere.
-        searchModel.onCountChanged: {
-            if (view.searchModel.count > 0 && view.currentPage !== root.page - 1)
-                view.goToPage(root.page - 1)
+    }
+    // The search jumps to its first hit; the cited page is where the passage
+    // is, so go back there if that hit was elsewhere (once: the user may
+    // step through the hits afterwards).
+    Connections {
+        target: view.searchModel
+        function countHits() {
+            root.highlights = view.searchModel.boundingPolygonsOnPage(root.page - 1).length
+        }
+        function onModelReset() { countHits() }
+        function onRowsInserted() { countHits() }
+        function onRowsRemoved() { countHits() }
+        function onCurrentResultChanged() {
+            countHits()
+            if (root.settled)
+                return
+            if (view.currentPage !== root.page - 1)
+                view.goToLocation(root.page - 1, Qt.point(0, 0), 0)
+            root.settled = true
         }
     }
 }

@@ -1,10 +1,12 @@
 #include "TestEnv.h"
 
+#include "../app/DocumentCorpus.h"
 #include "../app/FakeHub.h"
 #include "../app/QuantizeFixture.h"
 #include "WindowCapture.h"
 #include "chat/ChatController.h"
 #include "quantize/quant_policy.h"
+#include "test_support.h"
 
 #include <QFileInfo>
 
@@ -24,7 +26,12 @@ FakeEngine::Options TestEnv::engineOptions()
     return o;
 }
 
-TestEnv::TestEnv(QObject* parent) : QObject(parent), m_test(engineOptions(), /*highlight=*/true)
+// Documents use the real embedding model where it has been converted
+// (scripts/convert-models); the document tests skip without it.
+TestEnv::TestEnv(QObject* parent)
+    : QObject(parent)
+    , m_test(engineOptions(), /*highlight=*/true,
+             QString::fromStdString(testsupport::findModel("all-MiniLM-L6-v2.F16.gguf")))
 {
 }
 
@@ -137,4 +144,22 @@ QString TestEnv::startFakeHub()
 bool TestEnv::fileExists(const QString& path) const
 {
     return QFileInfo(path).isFile();
+}
+
+QString TestEnv::writeDocuments(const QString& name) const
+{
+    const QString dir = makeFolder(name);
+    corpus::writePdf(QDir(dir).filePath(QStringLiteral("town.pdf")),
+                     {{QStringLiteral("The harbour"),
+                       {QStringLiteral("The harbour of Varnholm was dredged in 1911 to admit steamships.")}},
+                      {QStringLiteral("The lighthouse"),
+                       {QStringLiteral("The lighthouse keeper kept a grey cat called Admiral Pepper, who slept "
+                                       "beside the lamp every winter night.")}},
+                      {QStringLiteral("The market"),
+                       {QStringLiteral("On Thursdays the fish market opens at four in the morning.")}}});
+    corpus::writeMarkdown(
+        QDir(dir).filePath(QStringLiteral("garden.md")), QStringLiteral("Garden notes"),
+        {{QStringLiteral("Roses"), {QStringLiteral("The climbing roses on the south wall are pruned in February.")}},
+         {QStringLiteral("Soil"), {QStringLiteral("The vegetable beds get a layer of compost every October.")}}});
+    return dir;
 }

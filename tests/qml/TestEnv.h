@@ -64,6 +64,10 @@ public:
     Q_INVOKABLE QString startFakeHub();
     Q_INVOKABLE QString downloadsDir() const { return m_downloads ? m_downloads->path() : QString(); }
     Q_INVOKABLE bool fileExists(const QString& path) const;
+    // Writes a folder `name` of documents with a fact on each page or
+    // section: town.pdf (3 pages: harbour, lighthouse, market) and
+    // garden.md (roses, soil); returns its path.
+    Q_INVOKABLE QString writeDocuments(const QString& name) const;
 
 private:
     static FakeEngine::Options engineOptions();
