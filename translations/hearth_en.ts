@@ -1320,6 +1320,10 @@
             <source>Open source %1: %2</source>
             <translation type="unfinished" />
         </message>
+        <message>
+            <source>Sources (matched by Hearth: the model cited none)</source>
+            <translation type="unfinished" />
+        </message>
     </context>
     <context>
         <name>MessageListModel</name>

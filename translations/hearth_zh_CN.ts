@@ -1330,6 +1330,10 @@
             <source>Open source %1: %2</source>
             <translation>打开来源 %1：%2</translation>
         </message>
+        <message>
+            <source>Sources (matched by Hearth: the model cited none)</source>
+            <translation>来源（由 Hearth 匹配：模型未引用任何来源）</translation>
+        </message>
     </context>
     <context>
         <name>MessageListModel</name>

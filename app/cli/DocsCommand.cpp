@@ -269,7 +269,19 @@ int ask(const QStringList& args, const Common& c, QCommandLineParser& p, int k)
     cp.generation.maxTokens = 256;
     cp.generation.sampling.temperature = 0.0f;
     const hearth::TextResult r = chat.reply(user.toStdString(), cp, {}, &cli::interruptFlag());
-    const CitedAnswer answer = checkCitations(QString::fromStdString(r.text), int(passages.size()));
+    CitedAnswer answer = checkCitations(QString::fromStdString(r.text), int(passages.size()));
+    // A model that cites nothing (small ones seldom do): Hearth matches
+    // the answer's sentences to the passages, as the app does.
+    bool attributed = false;
+    if (answer.cited.isEmpty() && !passages.isEmpty()) {
+        QStringList texts;
+        for (const Passage& ps : passages)
+            texts.append(ps.text);
+        const QList<int> dropped = answer.dropped;
+        answer = attributeCitations(*e.embedder, answer.text, texts);
+        answer.dropped = dropped;
+        attributed = !answer.cited.isEmpty();
+    }
     if (p.isSet(c.json)) {
         QJsonArray cites, sources;
         for (int n : answer.cited)
@@ -283,11 +295,13 @@ int ask(const QStringList& args, const Common& c, QCommandLineParser& p, int k)
                               {QStringLiteral("answer"), answer.text.trimmed()},
                               {QStringLiteral("citations"), cites},
                               {QStringLiteral("dropped_citations"), dropped},
+                              {QStringLiteral("citations_matched"), attributed},
                               {QStringLiteral("sources"), sources}});
     } else {
         cli::outLine(answer.text.trimmed());
         if (!answer.cited.isEmpty())
-            cli::outLine(QString());
+            cli::outLine(attributed ? QStringLiteral("\n(the model cited none; sources matched by Hearth)")
+                                    : QString());
         for (int n : answer.cited)
             cli::outLine(QStringLiteral("[%1] %2").arg(n).arg(citationLabel(passages[n - 1])));
     }

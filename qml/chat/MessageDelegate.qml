@@ -102,9 +102,11 @@ Item {
             Label {
                 objectName: "sourcesHeading"
                 Layout.fillWidth: true
-                text: root.sources.length > 0
-                      ? qsTr("Sources")
-                      : qsTr("No source cited (%n passage(s) from your documents were given)", "", root.sourcesGiven)
+                text: root.sources.length === 0
+                      ? qsTr("No source cited (%n passage(s) from your documents were given)", "", root.sourcesGiven)
+                      : root.sources[0].attributed
+                        ? qsTr("Sources (matched by Hearth: the model cited none)")
+                        : qsTr("Sources")
                 font.pixelSize: 12
                 font.bold: root.sources.length > 0
                 color: Theme.mutedText

@@ -10,8 +10,10 @@
 
 #include "chat/ChatController.h"
 #include "chat/MessageListModel.h"
+#include "documents/Citations.h"
 #include "documents/DocumentsController.h"
 #include "gauges/Gauges.h"
+#include "storage/MessageStore.h"
 
 #include <QDir>
 #include <QSignalSpy>
@@ -144,6 +146,66 @@ private slots:
         again.chat()->newConversation();
         QVERIFY(again.chat()->collections().isEmpty());
         QCOMPARE(again.documents()->usedCount(), 0);
+    }
+
+    // The sentences of an answer worth a citation, and where the number goes.
+    void sentencesAndAttribution()
+    {
+        using documents::Span;
+        const QString answer = QStringLiteral("Yes. The keeper's cat is called Admiral Pepper! It sleeps by the "
+                                              "lamp.\n\n```\nprint(\"not prose at all here\")\n```\n"
+                                              "灯塔看守人养了一只灰猫。");
+        const QList<Span> spans = documents::answerSentences(answer);
+        QStringList sentences;
+        for (const Span& sp : spans)
+            sentences.append(answer.mid(sp.start, sp.end - sp.start));
+        // "Yes." is too short, the code is not prose.
+        QCOMPARE(sentences,
+                 (QStringList{QStringLiteral("The keeper's cat is called Admiral Pepper!"),
+                              QStringLiteral("It sleeps by the lamp."), QStringLiteral("灯塔看守人养了一只灰猫。")}));
+        const documents::CitedAnswer cited = documents::attributeCitations(answer, spans, {2, 0, 1});
+        QCOMPARE(cited.cited, (QList<int>{2, 1}));
+        QVERIFY(cited.text.startsWith(QStringLiteral("Yes. The keeper's cat is called Admiral Pepper [2]! It sleeps")));
+        QVERIFY(cited.text.endsWith(QStringLiteral("灰猫 [1]。")));
+        QVERIFY(cited.text.contains(QStringLiteral("by the lamp.\n")));
+    }
+
+    // A model that writes no citation (small ones seldom do): Hearth
+    // matches each sentence to the passage it comes from, says so, and the
+    // reply ends only then.
+    void anUncitedAnswerGetsMatchedCitations()
+    {
+        FakeEngine::Options plain = TestSession::fastEngine();
+        plain.citeSources = false;
+        TestSession test(plain, false, m_model);
+        QVERIFY(test.loadModel());
+        DocumentsController* docs = test.session->documents();
+        ChatController* chat = test.session->chat();
+        const qint64 collection = docs->createCollection(QStringLiteral("Town"));
+        QSignalSpy indexed(docs, &DocumentsController::indexed);
+        QVERIFY(docs->addPath(collection, m_docs.path()));
+        QTRY_VERIFY_WITH_TIMEOUT(indexed.count() >= 1 && !docs->indexing(), 120000);
+
+        QSignalSpy finished(chat, &ChatController::replyFinished);
+        QVERIFY(chat->send(QStringLiteral("What was the name of the lighthouse keeper's cat?")));
+        waitForReply(chat);
+        QCOMPARE(finished.count(), 1);
+        MessageListModel* messages = chat->messages();
+        const int given = lastRow(messages, MessageListModel::SourcesGivenRole).toInt();
+        QVERIFY(given >= 2);
+        // Each sentence quotes one passage: it carries that passage's number.
+        const QString text = lastRow(messages, MessageListModel::TextRole).toString();
+        for (int n = 1; n <= given; ++n)
+            QVERIFY2(text.contains(QStringLiteral(" [%1].").arg(n)), qPrintable(text));
+        const QVariantList sources = lastRow(messages, MessageListModel::SourcesRole).toList();
+        QCOMPARE(sources.size(), given);
+        for (const QVariant& v : sources)
+            QVERIFY(v.toMap().value(QStringLiteral("attributed")).toBool());
+        // Kept: the stored text and sources are the matched ones.
+        const QList<ChatMessage> stored = test.session->messageStore().messages(chat->conversationId());
+        QCOMPARE(stored.last().text, text);
+        QVERIFY(std::all_of(stored.last().sources.begin(), stored.last().sources.end(),
+                            [](const MessageSource& m) { return m.cited && m.attributed; }));
     }
 
     void stopWhileSearchingEndsTheReply()

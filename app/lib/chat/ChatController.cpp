@@ -38,6 +38,8 @@ ChatController::ChatController(const Services& services, QObject* parent)
     connect(this, &ChatController::conversationChanged, this, &ChatController::replyElsewhereChanged);
     if (m_s.retrieval)
         connect(m_s.retrieval, &documents::RetrievalService::searched, this, &ChatController::onSearched);
+    if (m_s.retrieval)
+        connect(m_s.retrieval, &documents::RetrievalService::attributed, this, &ChatController::onAttributed);
     connect(m_s.loader, &ModelLoader::sha256Known, this, [this](const QString& path, const QString& sha) {
         m_s.messages->setModelSha256(path, sha);
         for (ChatMessage m : m_messages.metas()) // rows shown now learn it too
@@ -292,8 +294,46 @@ void ChatController::endReply(MessageState state, const GenerationStats& stats, 
     const QString error = failure.isEmpty() && state == MessageState::Stopped ? m_stopNote : failure;
     m_stopNote.clear();
     guarded([&] { m_s.messages->finishMessage(m_replyId, state, stats, error); });
+    bool uncited = false;
     if (!m_sources.isEmpty())
-        guarded([&] { checkCitations(); });
+        guarded([&] { uncited = checkCitations(); });
+    const std::optional<ChatMessage> stored =
+        uncited && state != MessageState::Failed && m_s.retrieval ? m_s.messages->message(m_replyId) : std::nullopt;
+    if (stored && !stored->text.trimmed().isEmpty()) {
+        // The model cited nothing: its sentences are matched to the
+        // passages (off the GUI thread) before the reply ends.
+        QStringList passages;
+        for (const MessageSource& src : std::as_const(m_sources))
+            passages.append(src.text);
+        m_ending = {state, stats, error};
+        m_attribution = m_s.retrieval->attribute(stored->text, passages);
+        return;
+    }
+    completeReply(state, stats, error);
+}
+
+void ChatController::onAttributed(quint64 request, const QString& text, const QList<int>& cited, const QString& error)
+{
+    if (request == 0 || request != m_attribution)
+        return; // stopped meanwhile
+    m_attribution = 0;
+    if (error.isEmpty() && !cited.isEmpty()) {
+        guarded([&] {
+            m_s.messages->setText(m_replyId, text);
+            m_messages.replaceText(m_replyId, text);
+            for (MessageSource& src : m_sources) {
+                src.cited = cited.contains(src.n);
+                src.attributed = src.cited;
+            }
+            m_s.messages->setSources(m_replyId, m_sources);
+        });
+    }
+    const Ending ending = std::exchange(m_ending, {});
+    completeReply(ending.state, ending.stats, ending.error);
+}
+
+void ChatController::completeReply(MessageState state, const GenerationStats& stats, const QString& error)
+{
     if (const ChatMessage* meta = m_messages.meta(m_replyId)) {
         ChatMessage m = *meta;
         m.sources = m_sources;
@@ -313,13 +353,13 @@ void ChatController::endReply(MessageState state, const GenerationStats& stats, 
     emit replyFinished(id);
 }
 
-void ChatController::checkCitations()
+bool ChatController::checkCitations()
 {
     // Citations of numbers that were not given are dropped from the text;
     // the sources the reply cites are marked.
     const std::optional<ChatMessage> stored = m_s.messages->message(m_replyId);
     if (!stored)
-        return;
+        return false;
     const documents::CitedAnswer answer = documents::checkCitations(stored->text, int(m_sources.size()));
     if (answer.text != stored->text) {
         m_s.messages->setText(m_replyId, answer.text);
@@ -328,6 +368,7 @@ void ChatController::checkCitations()
     for (MessageSource& s : m_sources)
         s.cited = answer.cited.contains(s.n);
     m_s.messages->setSources(m_replyId, m_sources);
+    return answer.cited.isEmpty();
 }
 
 void ChatController::stop()
@@ -338,6 +379,10 @@ void ChatController::stop()
         m_search = 0;
         m_pendingHistory.clear();
         endReply(MessageState::Stopped, {}, {});
+    } else if (m_attribution != 0) { // matching the ended reply to its passages: it ends without
+        m_attribution = 0;
+        const Ending ending = std::exchange(m_ending, {});
+        completeReply(ending.state, ending.stats, ending.error);
     }
 }
 

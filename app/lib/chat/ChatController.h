@@ -78,7 +78,7 @@ public:
 
     MessageListModel* messages() { return &m_messages; }
     qint64 conversationId() const { return m_conversationId; }
-    bool generating() const { return m_reply != nullptr || m_search != 0; }
+    bool generating() const { return m_reply != nullptr || m_search != 0 || m_attribution != 0; }
     // Whether the reply is waiting for the documents' passages.
     bool searching() const { return m_search != 0; }
     // The document collections the open conversation searches (kept with
@@ -133,10 +133,14 @@ private:
     void generate(const QList<ChatTurn>& history, const SamplerSettings& sampler);
     void onSearched(quint64 request, const QList<documents::Passage>& passages, const QString& error);
     void showDocumentShare(const QList<MessageSource>& sources);
-    void checkCitations();
+    // True when the reply cites none of its passages (then they are
+    // attributed before the reply ends).
+    bool checkCitations();
+    void onAttributed(quint64 request, const QString& text, const QList<int>& cited, const QString& error);
     Provenance provenanceNow(const SamplerSettings& sampler) const;
     void onBatch(const QString& text);
     void endReply(MessageState state, const GenerationStats& stats, const QString& error);
+    void completeReply(MessageState state, const GenerationStats& stats, const QString& error);
     void setError(const QString& error);
 
     Services m_s;
@@ -156,4 +160,10 @@ private:
     QList<MessageSource> m_sources;   // the reply's passages
     QList<ChatTurn> m_pendingHistory; // while searching: the conversation as it was
     SamplerSettings m_pendingSampler;
+    quint64 m_attribution = 0; // the citations the ended reply waits for (0: none)
+    struct Ending {
+        MessageState state = MessageState::Complete;
+        GenerationStats stats;
+        QString error;
+    } m_ending; // while attributing: how the reply ended
 };

@@ -68,7 +68,8 @@ QVariant MessageListModel::data(const QModelIndex& index, int role) const
                                        {QStringLiteral("path"), s.path},
                                        {QStringLiteral("page"), s.pageFrom},
                                        {QStringLiteral("line"), s.line},
-                                       {QStringLiteral("text"), s.text}});
+                                       {QStringLiteral("text"), s.text},
+                                       {QStringLiteral("attributed"), s.attributed}});
         return out;
     }
     case SourcesGivenRole: return int(m.sources.size());

@@ -50,8 +50,8 @@ public:
         ModelNameRole,             // QString: the model that wrote a reply ("" for the user's)
         AlternativeRole,           // int: 0-based place among its alternatives (regenerated, edited)
         AlternativesRole,          // int: how many alternatives (1: none)
-        SourcesRole,               // list: the documents' passages a reply cites [{n, label, path, page, text}]
-        SourcesGivenRole,          // int: how many passages it was given
+        SourcesRole, // list: the documents' passages a reply cites [{n, label, path, page, line, text, attributed}]
+        SourcesGivenRole, // int: how many passages it was given
     };
     Q_ENUM(Roles)
 

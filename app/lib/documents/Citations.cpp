@@ -1,7 +1,12 @@
 #include "documents/Citations.h"
 
+#include "runtime/embedder.h"
+
 #include <QFileInfo>
 #include <QRegularExpression>
+#include <QTextBoundaryFinder>
+
+#include <algorithm>
 
 namespace documents {
 
@@ -56,6 +61,133 @@ CitedAnswer checkCitations(const QString& answer, int count)
     }
     out.text += QStringView(answer).mid(last);
     return out;
+}
+
+namespace {
+
+bool isCjk(QChar c)
+{
+    const ushort u = c.unicode();
+    return (u >= 0x3040 && u <= 0x9fff) || (u >= 0xac00 && u <= 0xd7af);
+}
+
+bool worthAttributing(QStringView sentence)
+{
+    int words = 0;
+    int cjk = 0;
+    bool inWord = false;
+    for (QChar c : sentence) {
+        if (isCjk(c)) {
+            ++cjk;
+            inWord = false;
+        } else if (c.isLetterOrNumber()) {
+            words += inWord ? 0 : 1;
+            inWord = true;
+        } else if (c != QLatin1Char('\'') && c != QChar(0x2019)) {
+            inWord = false;
+        }
+    }
+    return words >= 3 || cjk >= 6;
+}
+
+bool isClosing(QChar c)
+{
+    return QStringView(u".!?。！？…:;：；").contains(c);
+}
+
+} // namespace
+
+QList<Span> answerSentences(const QString& answer)
+{
+    // Fenced code is not prose: its ranges are left out.
+    QList<Span> code;
+    static const QRegularExpression fence(QStringLiteral("^ {0,3}(```|~~~)"), QRegularExpression::MultilineOption);
+    qsizetype open = -1;
+    for (auto it = fence.globalMatch(answer); it.hasNext();) {
+        const auto m = it.next();
+        if (open < 0) {
+            open = m.capturedStart();
+        } else {
+            code.append({open, m.capturedEnd()});
+            open = -1;
+        }
+    }
+    if (open >= 0)
+        code.append({open, answer.size()});
+    const auto inCode = [&](qsizetype at) {
+        return std::any_of(code.begin(), code.end(), [at](const Span& s) { return at >= s.start && at < s.end; });
+    };
+
+    QList<Span> out;
+    QTextBoundaryFinder finder(QTextBoundaryFinder::Sentence, answer);
+    qsizetype start = 0;
+    for (qsizetype end = finder.toNextBoundary(); end > 0; end = finder.toNextBoundary()) {
+        qsizetype a = start;
+        qsizetype b = end;
+        start = end;
+        while (a < b && answer[a].isSpace())
+            ++a;
+        while (b > a && answer[b - 1].isSpace())
+            --b;
+        if (a >= b || inCode(a) || !worthAttributing(QStringView(answer).mid(a, b - a)))
+            continue;
+        out.append({a, b});
+    }
+    return out;
+}
+
+CitedAnswer attributeCitations(const QString& answer, const QList<Span>& sentences, const QList<int>& passageOf)
+{
+    CitedAnswer out;
+    qsizetype last = 0;
+    for (qsizetype i = 0; i < sentences.size() && i < passageOf.size(); ++i) {
+        const int n = passageOf[i];
+        if (n <= 0)
+            continue;
+        qsizetype at = sentences[i].end;
+        while (at > sentences[i].start && isClosing(answer[at - 1]))
+            --at;
+        out.text += QStringView(answer).mid(last, at - last);
+        out.text += QStringLiteral(" [%1]").arg(n);
+        last = at;
+        if (!out.cited.contains(n))
+            out.cited.append(n);
+    }
+    out.text += QStringView(answer).mid(last);
+    return out;
+}
+
+CitedAnswer attributeCitations(hearth::Embedder& embedder, const QString& answer, const QStringList& passages)
+{
+    const QList<Span> sentences = answerSentences(answer);
+    if (sentences.isEmpty() || passages.isEmpty())
+        return {answer, {}, {}};
+    std::vector<std::string> texts;
+    for (const Span& s : sentences)
+        texts.push_back(QStringView(answer).mid(s.start, s.end - s.start).toString().toStdString());
+    for (const QString& p : passages)
+        texts.push_back(p.toStdString());
+    const std::vector<float> v = embedder.embed(texts); // unit vectors: a dot product is the cosine
+    const auto dim = size_t(embedder.dimension());
+    const size_t first = size_t(sentences.size());
+    QList<int> passageOf;
+    for (size_t i = 0; i < first; ++i) {
+        int best = 0;
+        float bestScore = kAttributionThreshold;
+        for (size_t j = 0; j < size_t(passages.size()); ++j) {
+            const float* a = v.data() + i * dim;
+            const float* b = v.data() + (first + j) * dim;
+            float dot = 0;
+            for (size_t k = 0; k < dim; ++k)
+                dot += a[k] * b[k];
+            if (dot >= bestScore) {
+                bestScore = dot;
+                best = int(j + 1);
+            }
+        }
+        passageOf.append(best);
+    }
+    return attributeCitations(answer, sentences, passageOf);
 }
 
 } // namespace documents

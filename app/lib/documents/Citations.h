@@ -27,4 +27,26 @@ struct CitedAnswer {
 
 CitedAnswer checkCitations(const QString& answer, int count);
 
+// Citations for an answer that has none (small models seldom write them):
+// each sentence is attributed to the passage it resembles most, where that
+// resemblance (cosine of the embedding model's vectors) reaches
+// kAttributionThreshold, and the passage's number goes before the
+// sentence's closing punctuation. Paraphrases of a passage score 0.6-1.0 on
+// all-MiniLM-L6-v2, sentences on other topics under 0.4.
+constexpr float kAttributionThreshold = 0.5f;
+
+struct Span {
+    qsizetype start = 0, end = 0; // [start, end) in the answer
+};
+// The sentences worth attributing: Unicode sentence boundaries outside
+// fenced code, each of at least three words (or six CJK characters),
+// trailing spaces excluded.
+QList<Span> answerSentences(const QString& answer);
+// `passageOf[i]`: the 1-based passage attributed to sentences[i], 0 for none.
+CitedAnswer attributeCitations(const QString& answer, const QList<Span>& sentences, const QList<int>& passageOf);
+// The whole of it: the sentences and `passages` (texts, numbered from 1)
+// embedded in one batch by `embedder`, each sentence given its most similar
+// passage at or above the threshold.
+CitedAnswer attributeCitations(hearth::Embedder& embedder, const QString& answer, const QStringList& passages);
+
 } // namespace documents

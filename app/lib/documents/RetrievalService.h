@@ -32,10 +32,16 @@ public:
     quint64 search(const QList<qint64>& collections, const QString& query, const SearchParams& params);
     // The index changed: the next search reads the embeddings again.
     void invalidate();
+    // Starts attributing the sentences of `answer`, which cites none of
+    // `passages` (their texts, numbered from 1), to the passages they
+    // resemble (see attributeCitations); returns its request number.
+    quint64 attribute(const QString& answer, const QStringList& passages);
 
 signals:
     // `error` is empty on success (no passage found: an empty list).
     void searched(quint64 request, const QList<documents::Passage>& passages, const QString& error);
+    // `text`: the answer with the numbers added; `cited`: those numbers.
+    void attributed(quint64 request, const QString& text, const QList<int>& cited, const QString& error);
 
 private:
     QThread m_thread;

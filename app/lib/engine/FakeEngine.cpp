@@ -17,6 +17,7 @@ FakeEngine::Options FakeEngine::Options::fromEnvironment()
     if (const int ms = qEnvironmentVariableIntValue("HEARTH_FAKE_LOAD_MS", &ok); ok)
         o.loadMs = ms;
     o.fillToMaxTokens = qEnvironmentVariableIntValue("HEARTH_FAKE_FILL") == 1;
+    o.citeSources = qEnvironmentVariable("HEARTH_FAKE_CITE") != QLatin1String("0");
     return o;
 }
 
@@ -118,8 +119,8 @@ GenerationStats FakeEngine::generate(const QList<ChatTurn>& turns, const Sampler
     stats.promptMs = double(clock.nsecsElapsed()) / 1e6;
 
     const QString prompt = turns.isEmpty() ? QString() : turns.constLast().text;
-    const QStringList pieces = FakeMarkdown::pieces(
-        FakeMarkdown::reply(prompt, sampler.seed, m_options.fillToMaxTokens ? sampler.maxTokens : 0));
+    const QStringList pieces = FakeMarkdown::pieces(FakeMarkdown::reply(
+        prompt, sampler.seed, m_options.fillToMaxTokens ? sampler.maxTokens : 0, m_options.citeSources));
     const double interval = m_options.tokensPerSecond > 0 ? 1000.0 / m_options.tokensPerSecond : 0;
     const double genStart = double(clock.nsecsElapsed()) / 1e6;
     stats.stopReason = StopReason::EndOfGeneration;

@@ -19,7 +19,9 @@ public:
         double promptTokensPerSecond = 4000; // simulated prompt processing speed
         int loadMs = 600;                    // simulated load time
         bool fillToMaxTokens = false;        // keep writing until max tokens (benchmarks)
-        // From HEARTH_FAKE_TPS, HEARTH_FAKE_LOAD_MS, HEARTH_FAKE_FILL=1 where set.
+        bool citeSources = true;             // answers to numbered sources cite them (as large models do)
+        // From HEARTH_FAKE_TPS, HEARTH_FAKE_LOAD_MS, HEARTH_FAKE_FILL=1,
+        // HEARTH_FAKE_CITE=0 where set.
         static Options fromEnvironment();
     };
 

@@ -183,7 +183,7 @@ bool isCjk(QChar c)
 
 // The answer to a document question (see reply()); empty when `prompt` has
 // no numbered sources.
-static QString answerFromSources(const QString& prompt)
+static QString answerFromSources(const QString& prompt, bool cite)
 {
     if (!prompt.startsWith(QLatin1String("Sources:\n")))
         return {};
@@ -194,18 +194,19 @@ static QString answerFromSources(const QString& prompt)
     for (auto it = entry.globalMatch(prompt); it.hasNext();) {
         const auto m = it.next();
         const QStringList words = m.captured(2).split(QLatin1Char(' '), Qt::SkipEmptyParts);
-        out += QStringLiteral("The sources say: %1 [%2].\n\n")
-                   .arg(QStringList(words.mid(0, 12)).join(QLatin1Char(' ')), m.captured(1));
+        const QString quote = QStringList(words.mid(0, 12)).join(QLatin1Char(' '));
+        out += cite ? QStringLiteral("The sources say: %1 [%2].\n\n").arg(quote, m.captured(1))
+                    : QStringLiteral("The sources say: %1.\n\n").arg(quote);
         count = std::max(count, m.captured(1).toInt());
     }
     if (count == 0)
         return {};
-    return out + QStringLiteral("More may be found in [%1].\n").arg(count + 1);
+    return cite ? out + QStringLiteral("More may be found in [%1].\n").arg(count + 1) : out;
 }
 
-QString reply(const QString& prompt, quint64 seed, int minPieces)
+QString reply(const QString& prompt, quint64 seed, int minPieces, bool cite)
 {
-    if (const QString answer = answerFromSources(prompt); !answer.isEmpty())
+    if (const QString answer = answerFromSources(prompt, cite); !answer.isEmpty())
         return answer;
     Writer w{std::mt19937_64(seed ^ qHash(prompt)), false, {}, {}};
     for (QChar c : prompt)

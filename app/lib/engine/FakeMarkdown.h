@@ -15,8 +15,9 @@ namespace FakeMarkdown {
 // starts with numbered sources ("Sources:\n[1] label\ntext...", as a
 // document chat sends) gets an answer quoting the first words of each source
 // with its citation, and one citation of a source that was not given, as a
-// careless model writes: the app must drop it.
-QString reply(const QString& prompt, quint64 seed, int minPieces = 0);
+// careless model writes: the app must drop it. Without `cite`, the same
+// answer has no numbers at all, as small models write it.
+QString reply(const QString& prompt, quint64 seed, int minPieces = 0, bool cite = true);
 
 // Splits text the way a BPE tokenizer roughly would: a word with its leading
 // space, a single punctuation mark, a newline, one CJK character. Never splits

@@ -63,7 +63,8 @@ QString sourcesJson(const QList<MessageSource>& sources)
                              {QStringLiteral("text"), s.text},
                              {QStringLiteral("label"), s.label},
                              {QStringLiteral("tokens"), s.tokens},
-                             {QStringLiteral("cited"), s.cited}});
+                             {QStringLiteral("cited"), s.cited},
+                             {QStringLiteral("attributed"), s.attributed}});
     return QString::fromUtf8(QJsonDocument(a).toJson(QJsonDocument::Compact));
 }
 
@@ -86,6 +87,7 @@ QList<MessageSource> sourcesFromJson(const QString& json)
         s.label = o.value(QStringLiteral("label")).toString();
         s.tokens = o.value(QStringLiteral("tokens")).toInt();
         s.cited = o.value(QStringLiteral("cited")).toBool();
+        s.attributed = o.value(QStringLiteral("attributed")).toBool();
         out.append(s);
     }
     return out;

@@ -47,6 +47,7 @@ struct MessageSource {
     QString label;  // "report.pdf · p. 12 (xii) · Results"
     int tokens = 0; // its size in the prompt (the embedding model's tokens)
     bool cited = false;
+    bool attributed = false; // cited by Hearth's matching, not by the model (which cited none)
     bool operator==(const MessageSource&) const = default;
 };
 
