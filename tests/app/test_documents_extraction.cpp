@@ -130,6 +130,24 @@ private slots:
         QCOMPARE(e.blocks[4].headings, QStringList{QStringLiteral("Next Steps")});
     }
 
+    // Headings of one size are one level whether or not their letters reach
+    // below the line ("The harbour" has no descender, "The lighthouse" has).
+    void pdfHeadingsOfOneSizeAreOneLevel()
+    {
+        const QString body =
+            QStringLiteral("Body text long enough to wrap over more than one line of the page, so that "
+                           "the body's line height is what most lines have, as in a real guide.");
+        corpus::writePdf(path("levels.pdf"), {{QStringLiteral("The harbour"), {body}},
+                                              {QStringLiteral("The lighthouse"), {body}},
+                                              {QStringLiteral("The market"), {body}}});
+        const Extracted e = extractDocument(path("levels.pdf"));
+        QCOMPARE(e.blocks.size(), 6);
+        for (int page = 0; page < 3; ++page) {
+            QVERIFY(e.blocks[2 * page].isHeading);
+            QCOMPARE(e.blocks[2 * page + 1].headings, QStringList{e.blocks[2 * page].text});
+        }
+    }
+
     void pdfPageLabels()
     {
         writeBytes(path("labels.pdf"), handPdf({QStringLiteral("Preface text"), QStringLiteral("More preface"),

@@ -15,6 +15,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 
 namespace documents {
 
@@ -95,6 +96,19 @@ double quantile(QList<double> v, double q)
     return v[std::min(v.size() - 1, static_cast<qsizetype>(q * double(v.size())))];
 }
 
+// A line's box reaches as low as its glyphs: "The lighthouse" (a "g") is
+// about a quarter taller than "The harbour" in the same font. Boxes of text
+// without a descender are scaled by this share to compare sizes.
+constexpr double kNoDescenderShare = 0.8;
+
+bool hasDescender(const QString& text)
+{
+    for (QChar c : text)
+        if (QStringView(u"gjpqy,;()[]{}|/@Q").contains(c) || c.unicode() >= 0x2e80)
+            return true; // CJK boxes span the whole em
+    return false;
+}
+
 class PdfExtractor final : public Extractor {
 public:
     QString format() const override { return QStringLiteral("pdf"); }
@@ -112,8 +126,8 @@ public:
         if (out.pages > options.maxPdfPages)
             throw ExtractionError(ExtractStatus::Skipped,
                                   QStringLiteral("more than %1 pages").arg(options.maxPdfPages));
-        HeadingPath headings;
         qint64 chars = 0;
+        QList<double> blockHeights; // per block: its tallest line, as if it had descenders
         // The body text's line height and pitch over the whole document (a
         // page may hold little more than a heading).
         QList<QList<Line>> pages;
@@ -144,11 +158,9 @@ public:
                 b.pageLabel = label;
                 // A short paragraph set clearly larger than the body text.
                 b.isHeading = para.size() <= 2 && body > 0 && paraHeight > 1.2 * body && b.text.size() < 160;
-                if (b.isHeading)
-                    headings.enter(paraHeight > 1.5 * body ? 1 : 2, b.text);
-                b.headings = headings.path();
                 chars += b.text.size();
                 out.blocks.append(b);
+                blockHeights.append(paraHeight / (hasDescender(b.text) ? 1.0 : kNoDescenderShare));
                 para.clear();
                 paraHeight = 0.0;
             };
@@ -171,6 +183,29 @@ public:
             throw ExtractionError(
                 ExtractStatus::Empty,
                 QStringLiteral("scanned PDF: no text layer on its %1 pages (OCR is not enabled)").arg(out.pages));
+        // Heading levels from the sizes the document uses for headings
+        // (boxes scaled to a common glyph extent, see hasDescender); sizes
+        // within 20% of each other are one level.
+        QList<double> sizes;
+        for (qsizetype i = 0; i < out.blocks.size(); ++i)
+            if (out.blocks[i].isHeading)
+                sizes.append(blockHeights[i]);
+        std::sort(sizes.begin(), sizes.end(), std::greater<>());
+        QList<double> levelTops; // the tallest size of each level, level 1 first
+        for (double h : sizes)
+            if (levelTops.isEmpty() || h < 0.8 * levelTops.last())
+                levelTops.append(h);
+        HeadingPath headings;
+        for (qsizetype i = 0; i < out.blocks.size(); ++i) {
+            TextBlock& b = out.blocks[i];
+            if (b.isHeading) {
+                int level = 1;
+                while (level < int(levelTops.size()) && blockHeights[i] < 0.8 * levelTops[level - 1])
+                    ++level;
+                headings.enter(std::min(level, 6), b.text);
+            }
+            b.headings = headings.path();
+        }
         return out;
     }
 };
