@@ -3,6 +3,7 @@
 #include "AppSession.h"
 #include "WindowCapture.h"
 #include "chat/ChatController.h"
+#include "documents/DocumentsController.h"
 #include "downloads/DownloadsModel.h"
 #include "downloads/HubBrowser.h"
 #include "models/ModelLibrary.h"
@@ -33,7 +34,7 @@ Automation::Automation(AppSession* session, QQuickWindow* window, Options option
         case ModelLoader::Loading: emitEvent(QStringLiteral("model-loading"), {{"path", loader->modelPath()}}); break;
         case ModelLoader::Loaded:
             emitEvent(QStringLiteral("model-loaded"), {{"name", loader->modelName()}, {"summary", loader->summary()}});
-            if (!m_options.send.isEmpty() && !m_sent)
+            if (!m_options.send.isEmpty() && !m_sent && (m_options.documents.isEmpty() || m_documentsReady))
                 QTimer::singleShot(0, this, &Automation::typeAndSend);
             else if (m_options.send.isEmpty() && (m_downloadStarted || m_remoteLoadStarted))
                 finish(); // --get-model or --add-endpoint alone: done once its model is loaded
@@ -71,6 +72,8 @@ Automation::Automation(AppSession* session, QQuickWindow* window, Options option
         watchGetModels();
     if (!m_options.addEndpoint.isEmpty())
         QTimer::singleShot(0, this, &Automation::addEndpoint); // once the window's items are complete
+    if (!m_options.documents.isEmpty())
+        QTimer::singleShot(0, this, &Automation::addDocuments);
 }
 
 void Automation::emitEvent(const QString& name, const QJsonObject& fields) const
@@ -94,6 +97,18 @@ QJsonObject Automation::lastMessage() const
     o.insert(QStringLiteral("author"), m.role == ChatTurn::Role::Assistant ? "assistant" : "user");
     o.insert(QStringLiteral("state"), messageStateName(m.state));
     o.insert(QStringLiteral("chars"), int(m.text.size()));
+    if (!m.sources.isEmpty()) {
+        QJsonArray sources;
+        for (const MessageSource& src : m.sources)
+            sources.append(QJsonObject{{"n", src.n},
+                                       {"label", src.label},
+                                       {"path", src.path},
+                                       {"page", src.pageFrom},
+                                       {"cited", src.cited},
+                                       {"attributed", src.attributed}});
+        o.insert(QStringLiteral("sources"), sources);
+        o.insert(QStringLiteral("text"), m.text);
+    }
     o.insert(QStringLiteral("provenance"), QJsonObject{{"model", p.modelName},
                                                        {"path", p.modelPath},
                                                        {"sha256", p.modelSha256},
@@ -113,7 +128,7 @@ void Automation::start()
 {
     emitEvent(QStringLiteral("conversation-restored"), lastMessage());
     if (m_options.send.isEmpty() && m_options.getModel.isEmpty() && m_options.addEndpoint.isEmpty() &&
-        (!m_options.screenshot.isEmpty() || m_options.quitWhenDone))
+        m_options.documents.isEmpty() && (!m_options.screenshot.isEmpty() || m_options.quitWhenDone))
         finish();
 }
 
@@ -172,7 +187,10 @@ void Automation::finish()
         wait->deleteLater();
         if (m_replyFinished)
             emitEvent(QStringLiteral("reply-finished"), lastMessage());
-        screenshotThenQuit();
+        if (!m_options.documents.isEmpty() && m_replyFinished && !m_sourceOpened)
+            shoot(shotName(QStringLiteral("answer")), [this] { openSource(); });
+        else
+            screenshotThenQuit();
     });
     wait->start();
 }
@@ -392,4 +410,144 @@ void Automation::loadRemoteModel()
         return fail(QStringLiteral("%1 is listed but not in the model picker").arg(path));
     m_remoteLoadStarted = true;
     m_session->library()->load(path); // the picker row's Load button
+}
+
+// --documents: each step waits for the signal that ends the one before (the
+// collection indexed, the reply finished, the viewer's PDF ready), never for
+// a time; the viewer is polled only for QtPdf's own rendering state.
+QString Automation::shotName(const QString& suffix) const
+{
+    QString base = m_options.screenshot;
+    if (base.endsWith(QLatin1String(".png"), Qt::CaseInsensitive))
+        base.chop(4);
+    return base.isEmpty() ? QString() : base + QLatin1Char('-') + suffix + QStringLiteral(".png");
+}
+
+void Automation::shoot(const QString& file, const std::function<void()>& next)
+{
+    if (file.isEmpty()) {
+        next();
+        return;
+    }
+    WindowCapture::saveAfterFirstFrames(m_window, file, [this, file, next](bool ok, const QString& message) {
+        emitEvent(QStringLiteral("screenshot"), {{"ok", ok}, {"file", file}, {"message", message}});
+        if (!ok)
+            return fail(message);
+        next();
+    });
+}
+
+void Automation::addDocuments()
+{
+    DocumentsController* docs = m_session->documents();
+    QObject* panel = m_window->findChild<QObject*>(QStringLiteral("documentsPanel"));
+    if (!panel)
+        return fail(QStringLiteral("the Documents panel was not found"));
+    if (!docs->embeddingModelFound())
+        return fail(QStringLiteral("the embedding model %1 is missing").arg(docs->embeddingModel()));
+    connect(docs, &DocumentsController::progressChanged, this, [this, docs] {
+        if (docs->indexing())
+            emitEvent(QStringLiteral("documents-progress"),
+                      {{"progress", docs->progress()}, {"text", docs->progressText()}, {"file", docs->currentFile()}});
+    });
+    connect(docs, &DocumentsController::errorChanged, this, [this, docs] {
+        if (!docs->error().isEmpty())
+            fail(docs->error());
+    });
+    connect(docs, &DocumentsController::indexed, this, [this] {
+        if (!m_documentsReady)
+            QTimer::singleShot(0, this, &Automation::documentsIndexed); // after the panel's own update
+    });
+    QMetaObject::invokeMethod(panel, "open"); // Ctrl+D
+    // The folder dialog's Accept: DocumentsPanel.addPath(url).
+    QMetaObject::invokeMethod(panel, "addPath", Q_ARG(QVariant, QVariant(QUrl::fromLocalFile(m_options.documents))));
+    emitEvent(QStringLiteral("documents-added"), {{"path", m_options.documents}});
+}
+
+void Automation::documentsIndexed()
+{
+    DocumentsController* docs = m_session->documents();
+    if (docs->indexing())
+        return; // another run follows
+    m_documentsReady = true;
+    const QVariantList collections = docs->collections();
+    QJsonArray rows;
+    for (const QVariant& v : collections)
+        rows.append(QJsonObject::fromVariantMap(v.toMap()));
+    emitEvent(QStringLiteral("documents-indexed"),
+              {{"collections", rows}, {"used", docs->usedCount()}, {"report", docs->report()}});
+    shoot(shotName(QStringLiteral("panel")), [this] {
+        if (QObject* panel = m_window->findChild<QObject*>(QStringLiteral("documentsPanel")))
+            QMetaObject::invokeMethod(panel, "close");
+        if (!m_options.send.isEmpty() && !m_sent && m_session->loader()->loaded())
+            typeAndSend();
+    });
+}
+
+void Automation::openSource()
+{
+    m_sourceOpened = true;
+    // The buttons under the last reply (the view's delegates are visual
+    // children only); a PDF's first, for the page view.
+    QQuickItem* list = findItem(m_window->contentItem(), QStringLiteral("messageList"));
+    QList<QQuickItem*> buttons;
+    std::function<void(QQuickItem*)> collect = [&](QQuickItem* item) {
+        if (item->objectName() == QLatin1String("sourceButton") && item->isVisible())
+            buttons.append(item);
+        for (QQuickItem* child : item->childItems())
+            collect(child);
+    };
+    if (list)
+        collect(list);
+    if (buttons.isEmpty())
+        return fail(QStringLiteral("no source is listed under the reply"));
+    QQuickItem* chosen = buttons.first();
+    for (QQuickItem* b : buttons)
+        if (b->property("modelData")
+                .toMap()
+                .value(QStringLiteral("path"))
+                .toString()
+                .endsWith(QLatin1String(".pdf"), Qt::CaseInsensitive)) {
+            chosen = b;
+            break;
+        }
+    const QVariantMap source = chosen->property("modelData").toMap();
+    emitEvent(QStringLiteral("source-clicked"), {{"n", source.value(QStringLiteral("n")).toInt()},
+                                                 {"label", source.value(QStringLiteral("label")).toString()},
+                                                 {"page", source.value(QStringLiteral("page")).toInt()}});
+    QMetaObject::invokeMethod(chosen, "clicked");
+    watchViewer(0);
+}
+
+void Automation::watchViewer(int tries)
+{
+    QObject* viewer = m_window->findChild<QObject*>(QStringLiteral("documentViewer"));
+    if (!viewer || !viewer->property("visible").toBool())
+        return fail(QStringLiteral("the source viewer did not open"));
+    auto* content = viewer->property("contentItem").value<QQuickItem*>();
+    QQuickItem* loader = content ? findItem(content, QStringLiteral("pdfLoader")) : nullptr;
+    const bool pdf = loader && loader->property("active").toBool();
+    auto* page = pdf ? loader->property("item").value<QQuickItem*>() : nullptr;
+    const bool shown = !pdf || (page && page->property("ready").toBool() && page->property("highlights").toInt() > 0);
+    if (!shown && page && page->property("failed").toBool())
+        return fail(QStringLiteral("the PDF could not be opened"));
+    if (!shown) {
+        if (tries > 200)
+            return fail(QStringLiteral("the PDF did not show the passage within 10 s"));
+        QTimer::singleShot(50, this, [this, tries] { watchViewer(tries + 1); });
+        return;
+    }
+    QQuickItem* text = content ? findItem(content, QStringLiteral("documentText")) : nullptr;
+    QJsonObject o{{"pdf", pdf}};
+    if (page) {
+        o.insert(QStringLiteral("page"), page->property("currentPage").toInt());
+        o.insert(QStringLiteral("pages"), page->property("pageCount").toInt());
+        o.insert(QStringLiteral("highlights"), page->property("highlights").toInt());
+    } else if (text) {
+        o.insert(QStringLiteral("selected"), text->property("selectedText").toString());
+    }
+    QQuickItem* title = content ? findItem(content, QStringLiteral("viewerTitle")) : nullptr;
+    o.insert(QStringLiteral("title"), title ? title->property("text").toString() : QString());
+    emitEvent(QStringLiteral("source-opened"), o);
+    screenshotThenQuit();
 }

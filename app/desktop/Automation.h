@@ -22,11 +22,23 @@
 // endpoint is saved and its models are listed and in the picker, it loads
 // the first one (or --remote-model NAME), as the picker's Load button
 // does, and --send sends through it.
+//
+// --documents PATH asks about the user's files as a person does: the
+// script opens the Documents panel (as Ctrl+D does), adds PATH there (what
+// the folder dialog's Accept does: a new collection, ticked for this chat),
+// reports indexing progress, and once indexed saves BASE-panel.png (BASE:
+// --screenshot without .png), closes the panel and sends --send. After the
+// reply it saves BASE-answer.png, clicks the first source listed under the
+// reply (a PDF's when there is one), waits until the viewer shows the cited
+// page with the passage highlighted, reports it ("source-opened") and
+// saves --screenshot.
 #pragma once
 
 #include <QHash>
 #include <QObject>
 #include <QString>
+
+#include <functional>
 
 class AppSession;
 class QQuickWindow;
@@ -45,6 +57,7 @@ public:
         QString addEndpoint; // a remote engine's base URL, added in Settings → Engines
         QString endpointKey; // its API key, typed into the dialog
         QString remoteModel; // the endpoint's model to load (default: its first)
+        QString documents;   // a folder or file added in the Documents panel
     };
 
     Automation(AppSession* session, QQuickWindow* window, Options options, QObject* parent = nullptr);
@@ -66,6 +79,13 @@ private:
     void typeAndSend();
     void finish();
     void screenshotThenQuit();
+    void addDocuments();
+    void documentsIndexed();
+    void openSource();
+    void watchViewer(int tries);
+    // Saves the window to `file`, then runs `next` (or fails).
+    void shoot(const QString& file, const std::function<void()>& next);
+    QString shotName(const QString& suffix) const;
     class QJsonObject lastMessage() const;
 
     AppSession* m_session;
@@ -85,4 +105,7 @@ private:
     // --add-endpoint
     QString m_endpointId; // once saved
     bool m_remoteLoadStarted = false;
+    // --documents
+    bool m_documentsReady = false; // indexed: --send may go
+    bool m_sourceOpened = false;
 };

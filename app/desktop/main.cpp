@@ -3,7 +3,8 @@
 //   Hearth [MODEL.gguf] [--data-dir DIR] [--engine fake|cpu] [--lang LOCALE]
 //          [--theme light|dark] [--quit-after MS] [--screenshot FILE]
 //          [--send TEXT [--new-chat]] [--quit-when-done] [--events] [--engines]
-//          [--stop-stress N] [--size WxH] [--get-model QUERY]
+//          [--stop-stress N] [--size WxH] [--get-model QUERY] [--add-endpoint URL]
+//          [--documents PATH]
 
 #include "AppInfo.h"
 #include "AppSession.h"
@@ -71,6 +72,11 @@ struct Cli {
     QCommandLineOption remoteModel{QStringLiteral("remote-model"),
                                    QStringLiteral("With --add-endpoint: the endpoint's model to load."),
                                    QStringLiteral("NAME")};
+    QCommandLineOption documents{
+        QStringLiteral("documents"),
+        QStringLiteral("In the Documents panel: add PATH (a folder or file), wait for it to be "
+                       "indexed, then --send; after the reply open its first source (tests)."),
+        QStringLiteral("PATH")};
     QCommandLineOption stopStress{QStringLiteral("stop-stress"),
                                   QStringLiteral("Once a model is loaded, send and stop N replies at random moments, "
                                                  "then quit (tests)."),
@@ -82,7 +88,7 @@ struct Cli {
         parser.addHelpOption();
         parser.addVersionOption();
         parser.addOptions({dataDir, engine, engines, lang, theme, quitAfter, screenshot, send, newChat, quitWhenDone,
-                           events, stopStress, size, getModel, addEndpoint, remoteModel});
+                           events, stopStress, size, getModel, addEndpoint, remoteModel, documents});
         parser.addPositionalArgument(QStringLiteral("model"), QStringLiteral("A GGUF model file to open."),
                                      QStringLiteral("[MODEL.gguf]"));
         parser.process(app);
@@ -168,7 +174,8 @@ int main(int argc, char* argv[])
                           {cli.parser.value(cli.send), cli.parser.isSet(cli.newChat), cli.parser.value(cli.screenshot),
                            cli.parser.isSet(cli.quitWhenDone), cli.parser.isSet(cli.events),
                            cli.parser.value(cli.getModel), cli.parser.value(cli.addEndpoint),
-                           qEnvironmentVariable("HEARTH_ENDPOINT_KEY"), cli.parser.value(cli.remoteModel)});
+                           qEnvironmentVariable("HEARTH_ENDPOINT_KEY"), cli.parser.value(cli.remoteModel),
+                           cli.parser.value(cli.documents)});
     if (cli.parser.isSet(cli.size)) {
         const QStringList wh = cli.parser.value(cli.size).split(QLatin1Char('x'));
         bool okW = false;

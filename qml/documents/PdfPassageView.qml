@@ -1,5 +1,6 @@
 import QtQuick
 import QtQuick.Pdf
+import Hearth
 
 // A PDF at a cited page with the passage's opening words highlighted
 // (QtPdf's multi-page view and its search). Loaded by DocumentViewer only
@@ -60,6 +61,11 @@ Item {
 
         source: root.source
         onStatusChanged: if (status === PdfDocument.Ready) root.jump()
+    }
+    // The pages stand out as paper on a grey desk.
+    Rectangle {
+        anchors.fill: parent
+        color: Theme.sidebar
     }
     PdfMultiPageView {
         id: view
