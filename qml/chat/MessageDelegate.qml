@@ -122,7 +122,7 @@ Item {
 
                     objectName: "sourceButton"
                     Layout.fillWidth: true
-                    Layout.maximumWidth: column.width
+                    Layout.maximumWidth: sourceButton.parent ? sourceButton.parent.width : 0
                     text: "[%1] %2".arg(sourceButton.modelData.n).arg(sourceButton.modelData.label)
                     font.pixelSize: 12
                     Accessible.name: qsTr("Open source %1: %2").arg(sourceButton.modelData.n)
@@ -130,7 +130,7 @@ Item {
                     ToolTip.visible: hovered
                     ToolTip.delay: 600
                     ToolTip.text: sourceButton.modelData.text.substring(0, 400)
-                    onClicked: root.sourceOpened(sourceButton.modelData)
+                    onClicked: () => root.sourceOpened(sourceButton.modelData)
 
                     contentItem: Label {
                         text: sourceButton.text

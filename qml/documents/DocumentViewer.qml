@@ -15,6 +15,8 @@ Popup {
     property var source: null
     readonly property bool isPdf: root.source !== null && /\.pdf$/i.test(root.source.path)
     readonly property bool pdfModule: QmlModules.firstMissing(["QtQuick.Pdf"]).length === 0
+    // The loaded PdfPassageView (a var: its type is known only where QtQuick.Pdf is).
+    readonly property var pdfPage: pdfLoader.item
 
     function show(citation) {
         root.source = citation
@@ -52,9 +54,8 @@ Popup {
             }
             Label {
                 objectName: "viewerPage"
-                visible: pdfLoader.item !== null && pdfLoader.item.ready
-                text: pdfLoader.item ? qsTr("Page %1 of %2").arg(pdfLoader.item.currentPage).arg(pdfLoader.item.pageCount)
-                                     : ""
+                visible: root.pdfPage && root.pdfPage.ready
+                text: root.pdfPage ? qsTr("Page %1 of %2").arg(root.pdfPage.currentPage).arg(root.pdfPage.pageCount) : ""
                 color: Theme.mutedText
             }
             Button {
@@ -80,7 +81,7 @@ Popup {
             text: root.isPdf && !root.pdfModule
                   ? qsTr("The PDF view needs the QML module QtQuick.Pdf (on Debian and Ubuntu: the package %1); the indexed text is shown instead.")
                     .arg(QmlModules.debianPackage("QtQuick.Pdf"))
-                  : pdfLoader.item && pdfLoader.item.failed
+                  : root.pdfPage && root.pdfPage.failed
                     ? qsTr("The PDF could not be opened (moved, changed or damaged); the indexed text is shown instead.")
                     : !root.isPdf && root.visible && !textView.found
                       ? qsTr("The passage is no longer in the indexed text (the file changed?).")
@@ -94,12 +95,12 @@ Popup {
             Layout.fillWidth: true
             Layout.fillHeight: true
             active: root.visible && root.isPdf && root.pdfModule
-            visible: active && item !== null && !item.failed
+            visible: active && root.pdfPage && !root.pdfPage.failed
             source: "PdfPassageView.qml"
             onLoaded: {
-                item.source = root.documents.fileUrl(root.source.path)
-                item.page = Math.max(1, root.source.page)
-                item.passage = root.source.text
+                root.pdfPage.source = root.documents.fileUrl(root.source.path)
+                root.pdfPage.page = Math.max(1, root.source.page)
+                root.pdfPage.passage = root.source.text
             }
             onVisibleChanged: if (!visible && root.visible && active) textView.showPassage()
         }

@@ -48,6 +48,12 @@ Popup {
         return root.documents.createCollection(name)
     }
 
+    function confirmRemove(collection, name) {
+        removeDialog.collection = collection
+        removeDialog.name = name
+        removeDialog.open()
+    }
+
     function addPath(path) {
         const id = root.collectionFor(root.targetCollection)
         if (id > 0)
@@ -193,6 +199,10 @@ Popup {
         ListView {
             id: list
 
+            // What the cards need from outside (a delegate reaches its view).
+            readonly property DocumentsController documents: root.documents
+            readonly property bool canAdd: root.documents.embeddingModelFound
+
             objectName: "collectionList"
             Layout.fillWidth: true
             Layout.fillHeight: true
@@ -207,6 +217,10 @@ Popup {
 
                 required property var modelData
                 property bool showProblems: false
+                // The list view (a var: its own properties are not on ItemView's type).
+                readonly property var view: ListView.view
+                readonly property var problemList: card.showProblems ? card.view.documents.problems(card.modelData.id)
+                                                                     : []
 
                 objectName: "collection_" + card.modelData.name
                 width: ListView.view.width
@@ -233,42 +247,38 @@ Popup {
                             font.bold: true
                             Layout.fillWidth: true
                             Accessible.name: qsTr("Search “%1” in this chat").arg(card.modelData.name)
-                            onToggled: root.documents.setUsed(card.modelData.id, checked)
+                            onToggled: () => root.documents.setUsed(card.modelData.id, checked)
                         }
                         ToolButton {
                             objectName: "collectionAddFolder"
                             text: qsTr("Add folder…")
                             font.pixelSize: 12
-                            enabled: root.documents.embeddingModelFound
+                            enabled: card.view.canAdd
                             Accessible.name: qsTr("Add a folder to “%1”").arg(card.modelData.name)
-                            onClicked: root.addFolder(card.modelData.id)
+                            onClicked: () => root.addFolder(card.modelData.id)
                         }
                         ToolButton {
                             objectName: "collectionAddFiles"
                             text: qsTr("Add files…")
                             font.pixelSize: 12
-                            enabled: root.documents.embeddingModelFound
+                            enabled: card.view.canAdd
                             Accessible.name: qsTr("Add files to “%1”").arg(card.modelData.name)
-                            onClicked: root.addFiles(card.modelData.id)
+                            onClicked: () => root.addFiles(card.modelData.id)
                         }
                         ToolButton {
                             objectName: "collectionReindex"
                             text: qsTr("Re-index")
                             font.pixelSize: 12
-                            enabled: root.documents.embeddingModelFound
+                            enabled: card.view.canAdd
                             Accessible.name: qsTr("Index “%1” again").arg(card.modelData.name)
-                            onClicked: root.documents.reindex(card.modelData.id)
+                            onClicked: () => root.documents.reindex(card.modelData.id)
                         }
                         ToolButton {
                             objectName: "collectionRemove"
                             text: qsTr("Remove")
                             font.pixelSize: 12
                             Accessible.name: qsTr("Remove the collection “%1”").arg(card.modelData.name)
-                            onClicked: {
-                                removeDialog.collection = card.modelData.id
-                                removeDialog.name = card.modelData.name
-                                removeDialog.open()
-                            }
+                            onClicked: () => root.confirmRemove(card.modelData.id, card.modelData.name)
                         }
                     }
                     Label {
@@ -297,7 +307,7 @@ Popup {
                                 text: "✕"
                                 font.pixelSize: 11
                                 Accessible.name: qsTr("Stop using %1").arg(sourceRow.modelData)
-                                onClicked: root.documents.removeSource(card.modelData.id, sourceRow.modelData)
+                                onClicked: () => root.documents.removeSource(card.modelData.id, sourceRow.modelData)
                             }
                         }
                     }
@@ -312,7 +322,7 @@ Popup {
                         onClicked: card.showProblems = !card.showProblems
                     }
                     Repeater {
-                        model: card.showProblems ? root.documents.problems(card.modelData.id) : []
+                        model: card.problemList
                         delegate: Label {
                             required property var modelData
 
@@ -340,25 +350,19 @@ Popup {
         anchors.centerIn: parent
         modal: true
         title: qsTr("Remove “%1”?").arg(removeDialog.name)
-        Component.onCompleted: Accessibility.nameDialog(removeDialog, removeDialog.title)
         onAccepted: root.documents.removeCollection(removeDialog.collection)
+        // Says what it does, not "OK".
+        Component.onCompleted: {
+            removeDialog.standardButton(Dialog.Ok).text = qsTr("Remove")
+            Accessibility.nameDialog(removeDialog, removeDialog.title)
+        }
 
         Label {
             text: qsTr("Hearth forgets the collection and its index. Your files stay where they are.")
             wrapMode: Text.Wrap
             width: Math.min(420, removeDialog.parent ? removeDialog.parent.width - 80 : 420)
         }
-        footer: DialogButtonBox {
-            Button {
-                objectName: "confirmRemoveCollection"
-                text: qsTr("Remove")
-                DialogButtonBox.buttonRole: DialogButtonBox.AcceptRole
-            }
-            Button {
-                text: qsTr("Cancel")
-                DialogButtonBox.buttonRole: DialogButtonBox.RejectRole
-            }
-        }
+        standardButtons: Dialog.Ok | Dialog.Cancel
     }
 
     FolderDialog {
