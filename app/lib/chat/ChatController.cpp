@@ -36,10 +36,10 @@ ChatController::ChatController(const Services& services, QObject* parent)
     connect(m_s.loader, &ModelLoader::statusChanged, this, &ChatController::canSendChanged);
     connect(this, &ChatController::generatingChanged, this, &ChatController::replyElsewhereChanged);
     connect(this, &ChatController::conversationChanged, this, &ChatController::replyElsewhereChanged);
-    if (m_s.retrieval)
+    if (m_s.retrieval) {
         connect(m_s.retrieval, &documents::RetrievalService::searched, this, &ChatController::onSearched);
-    if (m_s.retrieval)
         connect(m_s.retrieval, &documents::RetrievalService::attributed, this, &ChatController::onAttributed);
+    }
     connect(m_s.loader, &ModelLoader::sha256Known, this, [this](const QString& path, const QString& sha) {
         m_s.messages->setModelSha256(path, sha);
         for (ChatMessage m : m_messages.metas()) // rows shown now learn it too
