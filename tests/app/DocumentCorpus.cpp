@@ -261,4 +261,21 @@ QStringList writeCorpus(const QString& dir, const QList<Fact>& facts)
     return paths;
 }
 
+QList<Section> townPages()
+{
+    return {
+        {QStringLiteral("The harbour"),
+         {QStringLiteral("The harbour of Varnholm was dredged in 1911 to admit steamships.")}},
+        {QStringLiteral("The lighthouse"),
+         {QStringLiteral("The lighthouse keeper kept a grey cat called Admiral Pepper, who slept beside the lamp "
+                         "every winter night.")}},
+        {QStringLiteral("The market"), {QStringLiteral("On Thursdays the fish market opens at four in the morning.")}}};
+}
+
+QList<Section> gardenSections()
+{
+    return {{QStringLiteral("Roses"), {QStringLiteral("The climbing roses on the south wall are pruned in February.")}},
+            {QStringLiteral("Soil"), {QStringLiteral("The vegetable beds get a layer of compost every October.")}}};
+}
+
 } // namespace corpus

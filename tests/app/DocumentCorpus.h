@@ -34,6 +34,12 @@ struct Fact {
     QString fact, question;
 };
 
+// The small documents of the chat tests: a town guide of three pages
+// (harbour, lighthouse, market; one fact each: the lighthouse keeper's cat
+// is Admiral Pepper) and a garden diary of two sections (roses, soil).
+QList<Section> townPages();
+QList<Section> gardenSections();
+
 QList<Fact> loadFacts(const QString& tsvPath);
 // Writes every document of the facts into `dir`; returns their paths.
 QStringList writeCorpus(const QString& dir, const QList<Fact>& facts);

@@ -48,18 +48,9 @@ private slots:
             QSKIP("all-MiniLM-L6-v2.F16.gguf not found: run scripts/setup and scripts/convert-models");
         // Three pages of a PDF and a Markdown file, each with a fact of its own.
         m_pdf = m_docs.filePath(QStringLiteral("harbour.pdf"));
-        corpus::writePdf(m_pdf, {{QStringLiteral("The harbour"),
-                                  {QStringLiteral("The harbour of Varnholm was dredged in 1911 to admit steamships.")}},
-                                 {QStringLiteral("The lighthouse"),
-                                  {QStringLiteral("The lighthouse keeper kept a grey cat called Admiral Pepper, who "
-                                                  "slept beside the lamp every winter night.")}},
-                                 {QStringLiteral("The market"),
-                                  {QStringLiteral("On Thursdays the fish market opens at four in the morning.")}}});
-        corpus::writeMarkdown(
-            m_docs.filePath(QStringLiteral("garden.md")), QStringLiteral("Garden notes"),
-            {{QStringLiteral("Roses"),
-              {QStringLiteral("The climbing roses on the south wall are pruned in February.")}},
-             {QStringLiteral("Soil"), {QStringLiteral("The vegetable beds get a layer of compost every October.")}}});
+        corpus::writePdf(m_pdf, corpus::townPages());
+        corpus::writeMarkdown(m_docs.filePath(QStringLiteral("garden.md")), QStringLiteral("Garden notes"),
+                              corpus::gardenSections());
     }
 
     void aReplyCitesTheDocumentsAndKeepsItsSources()

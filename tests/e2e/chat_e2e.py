@@ -19,7 +19,7 @@ import subprocess
 import sys
 import tempfile
 
-from e2e_support import SKIP, engines, events_of, first, gui_command, models_dir
+from e2e_support import SKIP, check_png, engines, events_of, first, gui_command, models_dir
 
 
 
@@ -31,15 +31,6 @@ def run_hearth(args, hearth, timeout):
         sys.stderr.write(proc.stderr[-4000:])
         raise SystemExit(f'Hearth exited with {proc.returncode}')
     return events_of(proc.stdout)
-
-
-def check_png(path):
-    if not os.path.getsize(path):
-        raise SystemExit(f'{path} is empty')
-    if shutil.which('identify'):
-        colours = int(subprocess.run(['identify', '-format', '%k', path], capture_output=True, text=True).stdout)
-        if colours < 16:
-            raise SystemExit(f'{path} looks blank ({colours} colours)')
 
 
 def main():

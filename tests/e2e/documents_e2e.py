@@ -21,20 +21,11 @@ import subprocess
 import sys
 import tempfile
 
-from e2e_support import SKIP, engines, events_of, first, gui_command, models_dir
+from e2e_support import SKIP, check_png, engines, events_of, first, gui_command, models_dir
 
 QUESTION = "What is the name of the lighthouse keeper's cat?"
 PDF = 'varnholm-guide.pdf'
 PAGE = 3  # the lighthouse page of the guide
-
-
-def check_png(path):
-    if not os.path.exists(path) or not os.path.getsize(path):
-        raise SystemExit(f'{path} is missing or empty')
-    if shutil.which('identify'):
-        colours = int(subprocess.run(['identify', '-format', '%k', path], capture_output=True, text=True).stdout)
-        if colours < 16:
-            raise SystemExit(f'{path} looks blank ({colours} colours)')
 
 
 def main():

@@ -57,6 +57,17 @@ def first(events, name):
     raise SystemExit(f'no "{name}" event; got: {[e.get("event") for e in events]}')
 
 
+def check_png(path):
+    """Fails the test unless `path` is a PNG with real content (16 colours
+    or more, where ImageMagick's identify is there to count them)."""
+    if not os.path.exists(path) or not os.path.getsize(path):
+        raise SystemExit(f'{path} is missing or empty')
+    if shutil.which('identify'):
+        colours = int(subprocess.run(['identify', '-format', '%k', path], capture_output=True, text=True).stdout)
+        if colours < 16:
+            raise SystemExit(f'{path} looks blank ({colours} colours)')
+
+
 def sha256(path):
     h = hashlib.sha256()
     with open(path, 'rb') as f:

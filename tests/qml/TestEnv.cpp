@@ -149,17 +149,8 @@ bool TestEnv::fileExists(const QString& path) const
 QString TestEnv::writeDocuments(const QString& name) const
 {
     const QString dir = makeFolder(name);
-    corpus::writePdf(QDir(dir).filePath(QStringLiteral("town.pdf")),
-                     {{QStringLiteral("The harbour"),
-                       {QStringLiteral("The harbour of Varnholm was dredged in 1911 to admit steamships.")}},
-                      {QStringLiteral("The lighthouse"),
-                       {QStringLiteral("The lighthouse keeper kept a grey cat called Admiral Pepper, who slept "
-                                       "beside the lamp every winter night.")}},
-                      {QStringLiteral("The market"),
-                       {QStringLiteral("On Thursdays the fish market opens at four in the morning.")}}});
-    corpus::writeMarkdown(
-        QDir(dir).filePath(QStringLiteral("garden.md")), QStringLiteral("Garden notes"),
-        {{QStringLiteral("Roses"), {QStringLiteral("The climbing roses on the south wall are pruned in February.")}},
-         {QStringLiteral("Soil"), {QStringLiteral("The vegetable beds get a layer of compost every October.")}}});
+    corpus::writePdf(QDir(dir).filePath(QStringLiteral("town.pdf")), corpus::townPages());
+    corpus::writeMarkdown(QDir(dir).filePath(QStringLiteral("garden.md")), QStringLiteral("Garden notes"),
+                          corpus::gardenSections());
     return dir;
 }
