@@ -42,12 +42,13 @@ TestCase {
 
     // A failed test leaves no popup open for the next.
     function cleanup() {
-        for (const name of ["modelPicker", "settingsPanel"]) {
+        const popups = ["modelPicker", "settingsPanel", "documentsPanel"]
+        for (const name of popups) {
             const popup = find(name)
             if (popup && popup.visible)
                 popup.close()
         }
-        tryVerify(() => !find("modelPicker").visible && !find("settingsPanel").visible)
+        tryVerify(() => popups.every(name => !find(name).visible))
     }
 
     function cleanupTestCase() {
@@ -224,6 +225,27 @@ TestCase {
         roundTrip(Qt.Key_Backtab)
         key(Qt.Key_Escape)
         tryVerify(() => !panel.visible, 3000, "Esc closes the settings")
+    }
+
+    // The Documents panel: Ctrl+D opens it, Tab goes round its controls and
+    // a collection's without a trap, every one named, Esc closes it.
+    function test_7_documentsTabOrder() {
+        const docs = TestEnv.session.documents
+        if (docs.collections.length === 0 && docs.embeddingModelFound)
+            docs.createCollection("Keyboard notes")
+        find("composerInput").forceActiveFocus()
+        key(Qt.Key_D, Qt.ControlModifier)
+        const panel = find("documentsPanel")
+        tryVerify(() => panel.opened, 3000, "Ctrl+D opens the documents panel")
+        find("closeDocumentsButton", panel.contentItem).forceActiveFocus(Qt.TabFocusReason)
+        const visited = roundTrip(Qt.Key_Tab)
+        verifyNamed(visited, "documents")
+        const forward = names(visited)
+        for (const want of docs.embeddingModelFound ? ["addFolderButton", "addFilesButton", "useCollection"] : [])
+            verify(forward.indexOf(want) >= 0, want + " is reached: " + forward.join(", "))
+        roundTrip(Qt.Key_Backtab)
+        key(Qt.Key_Escape)
+        tryVerify(() => !panel.visible, 3000, "Esc closes the documents panel")
     }
 
     function isInside(item, ancestor) {
