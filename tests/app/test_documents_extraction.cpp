@@ -340,7 +340,7 @@ private slots:
         p.pageLabel = QStringLiteral("12");
         QCOMPARE(citationLabel(p), QStringLiteral("report.pdf · pp. 12–13 · Results > Costs"));
         const CitedAnswer a = checkCitations(QStringLiteral("It costs 4 [2] and 5 [7], see [1][2]."), 3);
-        QCOMPARE(a.text, QStringLiteral("It costs 4 [2] and 5 , see [1][2]."));
+        QCOMPARE(a.text, QStringLiteral("It costs 4 [2] and 5, see [1][2]."));
         QCOMPARE(a.cited, (QList<int>{2, 1}));
         QCOMPARE(a.dropped, QList<int>{7});
     }

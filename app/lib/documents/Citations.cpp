@@ -54,8 +54,12 @@ CitedAnswer checkCitations(const QString& answer, int count)
             out.text += m.captured(0);
             if (!out.cited.contains(n))
                 out.cited.append(n);
-        } else if (!out.dropped.contains(n)) {
-            out.dropped.append(n);
+        } else {
+            // The space before it goes too: "5 [7], see" reads "5, see".
+            while (out.text.endsWith(QLatin1Char(' ')))
+                out.text.chop(1);
+            if (!out.dropped.contains(n))
+                out.dropped.append(n);
         }
         last = m.capturedEnd();
     }
