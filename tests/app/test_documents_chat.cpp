@@ -13,6 +13,7 @@
 #include "documents/Citations.h"
 #include "documents/DocumentsController.h"
 #include "gauges/Gauges.h"
+#include "storage/ConversationStore.h"
 #include "storage/MessageStore.h"
 
 #include <QDir>
@@ -29,6 +30,18 @@ QVariant lastRow(MessageListModel* messages, int role)
 void waitForReply(ChatController* chat)
 {
     QTRY_VERIFY_WITH_TIMEOUT(!chat->generating(), 60000);
+}
+
+// A new collection "Town" with `path` in it, indexed; its id.
+qint64 indexTown(DocumentsController* docs, const QVariant& path)
+{
+    const qint64 collection = docs->createCollection(QStringLiteral("Town"));
+    QSignalSpy indexed(docs, &DocumentsController::indexed);
+    if (collection <= 0 || !docs->addPath(collection, path))
+        return 0;
+    if (!QTest::qWaitFor([&] { return indexed.count() >= 1 && !docs->indexing(); }, 120000))
+        return 0;
+    return collection;
 }
 
 } // namespace
@@ -62,11 +75,8 @@ private slots:
         MessageListModel* messages = chat->messages();
         QVERIFY(docs->embeddingModelFound());
 
-        const qint64 collection = docs->createCollection(QStringLiteral("Town"));
+        const qint64 collection = indexTown(docs, QUrl::fromLocalFile(m_docs.path()));
         QVERIFY(collection > 0);
-        QSignalSpy indexed(docs, &DocumentsController::indexed);
-        QVERIFY(docs->addPath(collection, QUrl::fromLocalFile(m_docs.path())));
-        QTRY_VERIFY_WITH_TIMEOUT(indexed.count() >= 1 && !docs->indexing(), 120000);
         QCOMPARE(docs->problems(collection).size(), 0);
         const QVariantMap row = docs->collections().first().toMap();
         QCOMPARE(row.value(QStringLiteral("documents")).toInt(), 2);
@@ -172,10 +182,7 @@ private slots:
         QVERIFY(test.loadModel());
         DocumentsController* docs = test.session->documents();
         ChatController* chat = test.session->chat();
-        const qint64 collection = docs->createCollection(QStringLiteral("Town"));
-        QSignalSpy indexed(docs, &DocumentsController::indexed);
-        QVERIFY(docs->addPath(collection, m_docs.path()));
-        QTRY_VERIFY_WITH_TIMEOUT(indexed.count() >= 1 && !docs->indexing(), 120000);
+        QVERIFY(indexTown(docs, m_docs.path()) > 0);
 
         QSignalSpy finished(chat, &ChatController::replyFinished);
         QVERIFY(chat->send(QStringLiteral("What was the name of the lighthouse keeper's cat?")));
@@ -205,10 +212,8 @@ private slots:
         QVERIFY(test.loadModel());
         DocumentsController* docs = test.session->documents();
         ChatController* chat = test.session->chat();
-        const qint64 collection = docs->createCollection(QStringLiteral("Town"));
-        QSignalSpy indexed(docs, &DocumentsController::indexed);
-        QVERIFY(docs->addPath(collection, m_pdf));
-        QTRY_VERIFY_WITH_TIMEOUT(indexed.count() >= 1 && !docs->indexing(), 120000);
+        const qint64 collection = indexTown(docs, m_pdf);
+        QVERIFY(collection > 0);
         docs->setUsed(collection, true);
 
         QVERIFY(chat->send(QStringLiteral("When does the fish market open?")));
@@ -223,9 +228,20 @@ private slots:
         waitForReply(chat);
         QVERIFY(lastRow(chat->messages(), MessageListModel::TextRole).toString().contains(QStringLiteral("[1]")));
 
-        // A removed collection: the conversation answers without documents.
+        // A removed collection: the conversation answers without documents,
+        // and a stored conversation that used it searches it no more.
+        const qint64 first = chat->conversationId();
+        chat->newConversation();
+        QVERIFY(chat->send(QStringLiteral("Another chat")));
+        waitForReply(chat);
+        const qint64 second = chat->conversationId();
+        chat->openConversation(first);
+        QCOMPARE(chat->collections(), QList<qint64>{collection});
+        test.session->conversationStore().setCollections(second, {collection});
         docs->removeCollection(collection);
         QVERIFY(chat->collections().isEmpty());
+        QVERIFY(test.session->conversationStore().collections(first).isEmpty());
+        QVERIFY(test.session->conversationStore().collections(second).isEmpty());
         QVERIFY(chat->send(QStringLiteral("And on Fridays?")));
         QVERIFY(!chat->searching());
         waitForReply(chat);

@@ -69,6 +69,13 @@ void ChatController::setCollections(const QList<qint64>& ids)
     emit collectionsChanged();
 }
 
+void ChatController::forgetCollection(qint64 id)
+{
+    guarded([&] { m_s.conversations->forgetCollection(id); });
+    if (m_collections.removeAll(id) > 0)
+        emit collectionsChanged();
+}
+
 bool ChatController::canSend() const
 {
     return m_s.loader->loaded() && !generating();
@@ -294,19 +301,17 @@ void ChatController::endReply(MessageState state, const GenerationStats& stats, 
     const QString error = failure.isEmpty() && state == MessageState::Stopped ? m_stopNote : failure;
     m_stopNote.clear();
     guarded([&] { m_s.messages->finishMessage(m_replyId, state, stats, error); });
-    bool uncited = false;
+    QString uncited;
     if (!m_sources.isEmpty())
         guarded([&] { uncited = checkCitations(); });
-    const std::optional<ChatMessage> stored =
-        uncited && state != MessageState::Failed && m_s.retrieval ? m_s.messages->message(m_replyId) : std::nullopt;
-    if (stored && !stored->text.trimmed().isEmpty()) {
+    if (state != MessageState::Failed && m_s.retrieval && !uncited.trimmed().isEmpty()) {
         // The model cited nothing: its sentences are matched to the
         // passages (off the GUI thread) before the reply ends.
         QStringList passages;
         for (const MessageSource& src : std::as_const(m_sources))
             passages.append(src.text);
         m_ending = {state, stats, error};
-        m_attribution = m_s.retrieval->attribute(stored->text, passages);
+        m_attribution = m_s.retrieval->attribute(uncited, passages);
         return;
     }
     completeReply(state, stats, error);
@@ -353,13 +358,13 @@ void ChatController::completeReply(MessageState state, const GenerationStats& st
     emit replyFinished(id);
 }
 
-bool ChatController::checkCitations()
+QString ChatController::checkCitations()
 {
     // Citations of numbers that were not given are dropped from the text;
     // the sources the reply cites are marked.
     const std::optional<ChatMessage> stored = m_s.messages->message(m_replyId);
     if (!stored)
-        return false;
+        return {};
     const documents::CitedAnswer answer = documents::checkCitations(stored->text, int(m_sources.size()));
     if (answer.text != stored->text) {
         m_s.messages->setText(m_replyId, answer.text);
@@ -368,7 +373,7 @@ bool ChatController::checkCitations()
     for (MessageSource& s : m_sources)
         s.cited = answer.cited.contains(s.n);
     m_s.messages->setSources(m_replyId, m_sources);
-    return answer.cited.isEmpty();
+    return answer.cited.isEmpty() ? answer.text : QString();
 }
 
 void ChatController::stop()

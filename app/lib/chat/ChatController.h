@@ -85,6 +85,9 @@ public:
     // it; a new conversation starts with none).
     QList<qint64> collections() const { return m_collections; }
     void setCollections(const QList<qint64>& ids);
+    // A collection was removed: this and every stored conversation stop
+    // searching it.
+    void forgetCollection(qint64 id);
     qint64 replyConversationId() const { return generating() ? m_replyConversationId : 0; }
     bool replyElsewhere() const { return generating() && m_replyConversationId != m_conversationId; }
     bool canSend() const;
@@ -133,9 +136,9 @@ private:
     void generate(const QList<ChatTurn>& history, const SamplerSettings& sampler);
     void onSearched(quint64 request, const QList<documents::Passage>& passages, const QString& error);
     void showDocumentShare(const QList<MessageSource>& sources);
-    // True when the reply cites none of its passages (then they are
-    // attributed before the reply ends).
-    bool checkCitations();
+    // The reply's text when it cites none of its passages (they are then
+    // matched to it before the reply ends), else "".
+    QString checkCitations();
     void onAttributed(quint64 request, const QString& text, const QList<int>& cited, const QString& error);
     Provenance provenanceNow(const SamplerSettings& sampler) const;
     void onBatch(const QString& text);

@@ -174,7 +174,7 @@ qint64 DocumentsController::createCollection(const QString& name)
 void DocumentsController::removeCollection(qint64 id)
 {
     if (m_chat)
-        setUsed(id, false);
+        m_chat->forgetCollection(id);
     guarded([&] { m_store->removeCollection(id); });
     if (m_retrieval)
         m_retrieval->invalidate();

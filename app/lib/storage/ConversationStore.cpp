@@ -151,6 +151,11 @@ QList<qint64> ConversationStore::collections(qint64 id)
     return out;
 }
 
+void ConversationStore::forgetCollection(qint64 collection)
+{
+    m_db->exec(QStringLiteral("DELETE FROM conversation_collections WHERE collection_id = ?"), {collection});
+}
+
 void ConversationStore::setCollections(qint64 id, const QList<qint64>& collections)
 {
     m_db->transaction([&] {

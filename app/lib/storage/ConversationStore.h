@@ -28,6 +28,8 @@ public:
     // The document collections a conversation searches (ids, ascending).
     QList<qint64> collections(qint64 id);
     void setCollections(qint64 id, const QList<qint64>& collections);
+    // A collection was removed: no conversation searches it any more.
+    void forgetCollection(qint64 collection);
 
 signals:
     void conversationsChanged();

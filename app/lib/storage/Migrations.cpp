@@ -70,7 +70,8 @@ const QList<QStringList>& all()
         // them (JSON: number, file, pages, heading, text, cited); a
         // conversation names the document collections it searches (ids of
         // doc_collections, a table of DocumentStore's own schema, so no
-        // foreign key: a removed collection is skipped when read).
+        // foreign key: removing a collection forgets it here too,
+        // ConversationStore::forgetCollection).
         {
             QStringLiteral("ALTER TABLE messages ADD COLUMN sources TEXT"),
             QStringLiteral("CREATE TABLE conversation_collections ("
