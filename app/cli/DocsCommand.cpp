@@ -277,9 +277,9 @@ int ask(const QStringList& args, const Common& c, QCommandLineParser& p, int k)
         QStringList texts;
         for (const Passage& ps : passages)
             texts.append(ps.text);
-        const QList<int> dropped = answer.dropped;
-        answer = attributeCitations(*e.embedder, answer.text, texts);
-        answer.dropped = dropped;
+        const CitedAnswer matched = attributeCitations(*e.embedder, answer.text, texts);
+        answer.text = matched.text;
+        answer.cited = matched.cited;
         attributed = !answer.cited.isEmpty();
     }
     if (p.isSet(c.json)) {

@@ -23,6 +23,7 @@
 #include <QUrl>
 
 #include <cstdio>
+#include <limits>
 
 Automation::Automation(AppSession* session, QQuickWindow* window, Options options, QObject* parent)
     : QObject(parent), m_session(session), m_window(window), m_options(std::move(options))
@@ -138,17 +139,26 @@ void Automation::fail(const QString& message)
     QCoreApplication::exit(3);
 }
 
-// The visual item named `name` under `item` (QObject children miss items
-// reparented into views).
-static QQuickItem* findItem(QQuickItem* item, const QString& name)
+// The visual items named `name` under `item`, depth first, at most `most`
+// of them (QObject children miss items reparented into views).
+static void findItems(QQuickItem* item, const QString& name, QList<QQuickItem*>& out, qsizetype most)
 {
     if (item->objectName() == name)
-        return item;
+        out.append(item);
     const QList<QQuickItem*> children = item->childItems();
-    for (QQuickItem* child : children)
-        if (QQuickItem* found = findItem(child, name))
-            return found;
-    return nullptr;
+    for (QQuickItem* child : children) {
+        if (out.size() >= most)
+            return;
+        findItems(child, name, out, most);
+    }
+}
+
+// The first of them.
+static QQuickItem* findItem(QQuickItem* item, const QString& name)
+{
+    QList<QQuickItem*> found;
+    findItems(item, name, found, 1);
+    return found.value(0);
 }
 
 void Automation::typeAndSend()
@@ -491,14 +501,9 @@ void Automation::openSource()
     // children only); a PDF's first, for the page view.
     QQuickItem* list = findItem(m_window->contentItem(), QStringLiteral("messageList"));
     QList<QQuickItem*> buttons;
-    std::function<void(QQuickItem*)> collect = [&](QQuickItem* item) {
-        if (item->objectName() == QLatin1String("sourceButton") && item->isVisible())
-            buttons.append(item);
-        for (QQuickItem* child : item->childItems())
-            collect(child);
-    };
     if (list)
-        collect(list);
+        findItems(list, QStringLiteral("sourceButton"), buttons, std::numeric_limits<qsizetype>::max());
+    buttons.removeIf([](const QQuickItem* b) { return !b->isVisible(); });
     if (buttons.isEmpty())
         return fail(QStringLiteral("no source is listed under the reply"));
     QQuickItem* chosen = buttons.first();
