@@ -18,20 +18,15 @@ Popup {
     // The collection a file or folder dialog adds to.
     property double targetCollection: 0
 
-    function addFolder(collection) {
+    // Asks for a folder (or files) to add to `collection` (0: a new one):
+    // Qt's dialog, or the path dialog where its QML modules are missing.
+    function ask(collection, folder) {
         root.targetCollection = collection
         const missing = QmlModules.firstMissing(root.dialogModules)
         if (missing.length > 0)
-            pathDialog.ask(missing, true)
-        else
+            pathDialog.ask(missing, folder)
+        else if (folder)
             folderDialog.open()
-    }
-
-    function addFiles(collection) {
-        root.targetCollection = collection
-        const missing = QmlModules.firstMissing(root.dialogModules)
-        if (missing.length > 0)
-            pathDialog.ask(missing, false)
         else
             filesDialog.open()
     }
@@ -92,14 +87,14 @@ Popup {
                 text: qsTr("Add folder…")
                 enabled: root.documents.embeddingModelFound
                 Accessible.name: qsTr("Add a folder of documents")
-                onClicked: root.addFolder(0)
+                onClicked: root.ask(0, true)
             }
             Button {
                 objectName: "addFilesButton"
                 text: qsTr("Add files…")
                 enabled: root.documents.embeddingModelFound
                 Accessible.name: qsTr("Add document files")
-                onClicked: root.addFiles(0)
+                onClicked: root.ask(0, false)
             }
             ToolButton {
                 objectName: "closeDocumentsButton"
@@ -255,7 +250,7 @@ Popup {
                             font.pixelSize: 12
                             enabled: card.view.canAdd
                             Accessible.name: qsTr("Add a folder to “%1”").arg(card.modelData.name)
-                            onClicked: () => root.addFolder(card.modelData.id)
+                            onClicked: () => root.ask(card.modelData.id, true)
                         }
                         ToolButton {
                             objectName: "collectionAddFiles"
@@ -263,7 +258,7 @@ Popup {
                             font.pixelSize: 12
                             enabled: card.view.canAdd
                             Accessible.name: qsTr("Add files to “%1”").arg(card.modelData.name)
-                            onClicked: () => root.addFiles(card.modelData.id)
+                            onClicked: () => root.ask(card.modelData.id, false)
                         }
                         ToolButton {
                             objectName: "collectionReindex"

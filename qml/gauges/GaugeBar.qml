@@ -69,7 +69,7 @@ Rectangle {
                 Rectangle {
                     objectName: "documentShare"
                     visible: root.gauges.documentTokens > 0
-                    width: Math.min(1, root.gauges.documentFraction) * contextMeter.width
+                    width: root.gauges.documentFraction * contextMeter.width // at most 1
                     height: contextMeter.height
                     radius: contextMeter.radius
                     color: Theme.warning
