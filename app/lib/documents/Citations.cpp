@@ -1,5 +1,6 @@
 #include "documents/Citations.h"
 
+#include "markdown/MarkdownBlocks.h"
 #include "runtime/embedder.h"
 
 #include <QFileInfo>
@@ -103,21 +104,15 @@ bool isClosing(QChar c)
 
 QList<Span> answerSentences(const QString& answer)
 {
-    // Fenced code is not prose: its ranges are left out.
+    // Code is not prose: the blocks the reply's own Markdown parser (the
+    // one that renders it) reads as code are left out.
     QList<Span> code;
-    static const QRegularExpression fence(QStringLiteral("^ {0,3}(```|~~~)"), QRegularExpression::MultilineOption);
-    qsizetype open = -1;
-    for (auto it = fence.globalMatch(answer); it.hasNext();) {
-        const auto m = it.next();
-        if (open < 0) {
-            open = m.capturedStart();
-        } else {
-            code.append({open, m.capturedEnd()});
-            open = -1;
-        }
-    }
-    if (open >= 0)
-        code.append({open, answer.size()});
+    MarkdownBlocks markdown;
+    markdown.reset(answer);
+    const QList<MarkdownBlock>& blocks = markdown.blocks();
+    for (qsizetype i = 0; i < blocks.size(); ++i)
+        if (blocks[i].kind == MarkdownBlock::Kind::Code)
+            code.append({blocks[i].start, i + 1 < blocks.size() ? blocks[i + 1].start : answer.size()});
     const auto inCode = [&](qsizetype at) {
         return std::any_of(code.begin(), code.end(), [at](const Span& s) { return at >= s.start && at < s.end; });
     };

@@ -39,7 +39,7 @@ struct Span {
     qsizetype start = 0, end = 0; // [start, end) in the answer
 };
 // The sentences worth attributing: Unicode sentence boundaries outside
-// fenced code, each of at least three words (or six CJK characters),
+// code blocks (as MarkdownBlocks reads them), each of at least three words (or six CJK characters),
 // trailing spaces excluded.
 QList<Span> answerSentences(const QString& answer);
 // `passageOf[i]`: the 1-based passage attributed to sentences[i], 0 for none.
