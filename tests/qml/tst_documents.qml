@@ -146,21 +146,11 @@ TestCase {
         verify(text.indexOf("[1]") >= 0, text)
         verify(text.indexOf("Admiral Pepper") >= 0, text)
 
+        // The source buttons are the sources list's children.
         let button = null
         tryVerify(() => {
-            const buttons = []
-            for (let i = 0; i < 12; ++i) {
-                const b = find("sourceButton", reply)
-                if (!b)
-                    break
-                buttons.push(b)
-                b.objectName = "sourceButton_seen"
-            }
-            for (const b of buttons) {
-                b.objectName = "sourceButton"
-                if (b.modelData.page === 2 && /town\.pdf/.test(b.modelData.label))
-                    button = b
-            }
+            const buttons = Array.from(find("sourcesList", reply).children).filter(b => b.objectName === "sourceButton")
+            button = buttons.find(b => b.modelData.page === 2 && /town\.pdf/.test(b.modelData.label)) || null
             return button !== null
         }, 3000, "a citation of town.pdf page 2 is listed")
         verify(button.text.indexOf("town.pdf · p. 2") >= 0, button.text)
