@@ -216,6 +216,10 @@
             <source>Scroll the message</source>
             <translation type="unfinished" />
         </message>
+        <message>
+            <source>Type a message to send.</source>
+            <translation type="unfinished" />
+        </message>
     </context>
     <context>
         <name>ConversationDelegate</name>
@@ -1941,6 +1945,18 @@
         </message>
         <message>
             <source>Scroll the settings</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Close the settings (Esc)</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Close</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Which settings</source>
             <translation type="unfinished" />
         </message>
     </context>

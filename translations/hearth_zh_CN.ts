@@ -215,6 +215,10 @@
             <source>Scroll the message</source>
             <translation>滚动消息内容</translation>
         </message>
+        <message>
+            <source>Type a message to send.</source>
+            <translation>输入消息后即可发送。</translation>
+        </message>
     </context>
     <context>
         <name>ConversationDelegate</name>
@@ -1983,6 +1987,18 @@
         <message>
             <source>Scroll the settings</source>
             <translation>滚动设置</translation>
+        </message>
+        <message>
+            <source>Close the settings (Esc)</source>
+            <translation>关闭设置（Esc）</translation>
+        </message>
+        <message>
+            <source>Close</source>
+            <translation>关闭</translation>
+        </message>
+        <message>
+            <source>Which settings</source>
+            <translation>哪一组设置</translation>
         </message>
     </context>
     <context>

@@ -12,6 +12,7 @@
 #include "StopStress.h"
 #include "engine/EngineFactory.h"
 #include "models/ModelLoader.h"
+#include "ui/Accessibility.h"
 #include "ui/BundlePaths.h"
 #include "ui/RenderBackend.h"
 #include "ui/Translations.h"
@@ -153,6 +154,7 @@ int main(int argc, char* argv[])
     }
     AppSession session(options);
 
+    Accessibility::installActions(); // ahead of Qt Quick's accessibility factory
     QQmlApplicationEngine engine;
     // Qt's QML modules as a deployed bundle carries them (the Hearth module
     // itself is compiled in), ahead of Qt's installed ones.

@@ -95,7 +95,10 @@ Pane {
                 // Disabled looks disabled (the window's palette greys it too).
                 opacity: enabled ? 1 : 0.45
                 Accessible.name: qsTr("Send message")
-                Accessible.description: root.blockedReason
+                // Qt 6.4 tells a screen reader nothing of a control's enabled
+                // state: the description says when and why it cannot send.
+                Accessible.description: root.blockedReason.length > 0 ? root.blockedReason
+                    : !enabled ? qsTr("Type a message to send.") : ""
                 onClicked: root.submit()
             }
             Button {

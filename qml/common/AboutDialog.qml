@@ -68,6 +68,7 @@ Popup {
             onLinkActivated: link => Qt.openUrlExternally(link)
             Accessible.role: Accessible.Link
             Accessible.name: AppInfo.homepage
+            Accessible.onPressAction: Qt.openUrlExternally(AppInfo.homepage)
         }
         Button {
             Layout.alignment: Qt.AlignHCenter

@@ -94,6 +94,7 @@ Popup {
                         { text: qsTr("Most liked"), value: "likes" },
                         { text: qsTr("Recently updated"), value: "updated" }]
                 Accessible.name: qsTr("Order")
+                Component.onCompleted: Accessibility.nameItem(contentItem, Accessible.name)
                 onActivated: root.browser.search(query.text, sort.currentValue)
             }
             Button {

@@ -32,12 +32,25 @@ Drawer {
         anchors.margins: 14
         spacing: 10
 
-        Label {
-            text: qsTr("Settings")
-            font.pixelSize: 20
-            font.bold: true
-            Accessible.role: Accessible.Heading
-            Accessible.name: text
+        RowLayout {
+            Layout.fillWidth: true
+
+            Label {
+                Layout.fillWidth: true
+                text: qsTr("Settings")
+                font.pixelSize: 20
+                font.bold: true
+                Accessible.role: Accessible.Heading
+                Accessible.name: text
+            }
+            ToolButton {
+                objectName: "closeSettingsButton"
+                text: "✕"
+                ToolTip.visible: hovered
+                ToolTip.text: qsTr("Close the settings (Esc)")
+                Accessible.name: qsTr("Close")
+                onClicked: root.close()
+            }
         }
 
         TabBar {
@@ -45,6 +58,7 @@ Drawer {
 
             objectName: "scopeBar"
             Layout.fillWidth: true
+            Accessible.name: qsTr("Which settings")
             currentIndex: root.settings.scope === SettingsModel.Model ? 1 : 0
             onCurrentIndexChanged: root.settings.scope = currentIndex === 1 ? SettingsModel.Model
                                                                             : SettingsModel.Global
@@ -139,6 +153,7 @@ Drawer {
                 currentIndex: Theme.mode
                 onActivated: index => Theme.mode = index
                 Accessible.name: qsTr("Appearance")
+                Component.onCompleted: Accessibility.nameItem(contentItem, Accessible.name)
             }
         }
     }
