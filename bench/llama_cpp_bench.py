@@ -4,11 +4,11 @@ llama-cpp-python's low-level API, for one model file. Prints one JSON object
 per test (one per line) with llama-bench's field names, plus the peak RSS.
 
     ~/.cache/hearth/ref-venv/bin/python bench/llama_cpp_bench.py -m FILE [-p 512] [-n 128]
-        [-t 2] [-r 5] [-b 512] [-c N] [--fa auto|on|off] [--no-warmup]
+        [-d 0] [-t 2] [-r 5] [-b 512] [-c N] [--fa auto|on|off] [--no-warmup]
 
 As llama-bench (tools/llama-bench) does it:
 - the model is memory-mapped (load mode mmap), all layers on the CPU;
-- each test gets its own context of n_prompt + n_gen cells (-c overrides;
+- each test gets its own context of n_prompt + n_gen + n_depth cells (-c overrides;
   llama.cpp rounds it up to a multiple of 256), n_batch = n_ubatch = -b,
   f16 K/V, flash attention "auto" unless --fa says (on the CPU auto means
   on; the resolved value is reported), no full-size SWA cache;
@@ -18,7 +18,10 @@ As llama-bench (tools/llama-bench) does it:
   synchronized after each; no sampling;
 - a warm-up run (the whole prompt, or one generated token), then -r timed
   runs, each after clearing the KV cache; t/s per run, mean and sample
-  standard deviation.
+  standard deviation;
+- -d D (llama-bench's --n-depth): before each timed run, D random tokens
+  processed as a prompt, not timed (llama-bench does it once and restores
+  the saved state for the other runs: the cache holds the same cells).
 Unlike llama-bench no CPU threadpool is attached (llama-cpp-python does not
 expose it); this build of ggml uses OpenMP, whose thread team persists
 between graphs anyway.
@@ -100,6 +103,7 @@ class Tokens:
 
 
 def run_prompt(ctx, tokens, n_prompt, n_batch):
+    """Continues the sequence: positions follow what the cache holds."""
     buf = (L.llama_token * n_batch)()
     done = 0
     while done < n_prompt:
@@ -122,8 +126,10 @@ def run_gen(ctx, tokens, n_gen):
         buf[0] = tokens.next()
 
 
-def run_once(ctx, tokens, n_prompt, n_gen, n_batch):
+def run_once(ctx, tokens, n_prompt, n_gen, n_batch, n_depth=0):
     L.llama_memory_clear(L.llama_get_memory(ctx), False)
+    if n_depth > 0:
+        run_prompt(ctx, tokens, n_depth, n_batch)
     if n_prompt > 0:
         run_prompt(ctx, tokens, n_prompt, n_batch)
     if n_gen > 0:
@@ -132,7 +138,7 @@ def run_once(ctx, tokens, n_prompt, n_gen, n_batch):
 
 def context_params(args, n_prompt, n_gen):
     cp = L.llama_context_default_params()
-    cp.n_ctx = args.c if args.c > 0 else n_prompt + n_gen
+    cp.n_ctx = args.c if args.c > 0 else n_prompt + n_gen + args.d
     cp.n_batch = args.b
     cp.n_ubatch = args.b
     cp.n_threads = args.t
@@ -165,8 +171,16 @@ def bench_test(model, facts, args, n_prompt, n_gen):
         run_once(ctx, tokens, n_prompt, 0 if n_prompt > 0 else min(n_gen, 1), args.b)
     samples = []
     for _ in range(args.r):
-        t0 = time.perf_counter_ns()
-        run_once(ctx, tokens, n_prompt, n_gen, args.b)
+        if args.d > 0:
+            run_once(ctx, tokens, 0, 0, args.b, n_depth=args.d)  # the depth, not timed
+            t0 = time.perf_counter_ns()
+            if n_prompt > 0:
+                run_prompt(ctx, tokens, n_prompt, args.b)
+            if n_gen > 0:
+                run_gen(ctx, tokens, n_gen)
+        else:
+            t0 = time.perf_counter_ns()
+            run_once(ctx, tokens, n_prompt, n_gen, args.b)
         samples.append(time.perf_counter_ns() - t0)
     peak = peak_rss()
     n_ctx = L.llama_n_ctx(ctx)
@@ -178,7 +192,7 @@ def bench_test(model, facts, args, n_prompt, n_gen):
     sd_ns = (sum((x - mean_ns) ** 2 for x in samples) / (len(samples) - 1)) ** 0.5 if len(samples) > 1 else 0.0
     return dict(facts, n_batch=args.b, n_ubatch=args.b, n_threads=args.t, type_k="f16", type_v="f16",
                 n_gpu_layers=0, flash_attn=fa, flash_attn_requested=args.fa, load_mode="mmap",
-                n_prompt=n_prompt, n_gen=n_gen, n_depth=0, n_ctx=n_ctx,
+                n_prompt=n_prompt, n_gen=n_gen, n_depth=args.d, n_ctx=n_ctx,
                 test_time=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
                 avg_ns=round(mean_ns), stddev_ns=round(sd_ns), avg_ts=mean, stddev_ts=sd,
                 peak_rss_bytes=peak, peak_rss_is_lifetime=lifetime, samples_ns=samples, samples_ts=ts)
@@ -204,6 +218,7 @@ def main():
     ap.add_argument("-m", required=True, help="GGUF model file")
     ap.add_argument("-p", type=int, default=512, help="prompt tokens (0: no pp test)")
     ap.add_argument("-n", type=int, default=128, help="generated tokens (0: no tg test)")
+    ap.add_argument("-d", type=int, default=0, help="tokens in the cache before each test (llama-bench's -d)")
     ap.add_argument("-t", type=int, default=os.cpu_count(), help="threads")
     ap.add_argument("-r", type=int, default=5, help="timed runs per test")
     ap.add_argument("-b", type=int, default=512, help="n_batch and n_ubatch")
@@ -212,8 +227,8 @@ def main():
     ap.add_argument("--no-warmup", action="store_true")
     ap.add_argument("--seed", type=int, default=1)
     args = ap.parse_args()
-    if args.r < 1:
-        ap.error("-r must be at least 1")
+    if args.r < 1 or args.d < 0:
+        ap.error("-r must be at least 1 and -d at least 0")
     L.llama_log_set(_log, None)
     L.llama_backend_init()
     start = rss_now()

@@ -1,8 +1,8 @@
-// hearth bench -m FILE [-m FILE2 ...] [-p 512] [-n 128] [-t N] [-r REPS] [-o md|json|jsonl] [--rss]
+// hearth bench -m FILE [-m FILE2 ...] [-p 512] [-n 128] [-d 0] [-t N] [-r REPS] [-o md|json|jsonl] [--rss]
 // Prompt processing (pp) and generation (tg) speed, measured as llama.cpp's
 // llama-bench measures it (BenchRunner.h), printed as its table or its
-// JSON (BenchReport.h). -p, -n and -t take comma-separated lists; a 0 in
-// -p or -n skips that kind of test.
+// JSON (BenchReport.h). -p, -n, -d and -t take comma-separated lists; a 0
+// in -p or -n skips that kind of test; -d runs each test at each depth.
 
 #include "BenchReport.h"
 #include "BenchRunner.h"
@@ -42,7 +42,7 @@ std::optional<std::vector<int>> intList(const QString& text, int min)
 
 struct Options {
     QStringList models;
-    std::vector<int> prompts{512}, gens{128}, threads;
+    std::vector<int> prompts{512}, gens{128}, depths{0}, threads;
     cli::BenchSettings settings;
     QString format = QStringLiteral("md");
     bool progress = false;
@@ -60,6 +60,9 @@ struct BenchOptions {
     QCommandLineOption gen{{QStringLiteral("n"), QStringLiteral("n-gen")},
                            QStringLiteral("Generated tokens (default 128)."),
                            QStringLiteral("N")};
+    QCommandLineOption depth{{QStringLiteral("d"), QStringLiteral("n-depth")},
+                             QStringLiteral("Tokens already in the cache when each test starts (default 0)."),
+                             QStringLiteral("N")};
     QCommandLineOption threads{{QStringLiteral("t"), QStringLiteral("threads")},
                                QStringLiteral("Threads (default: all cores)."),
                                QStringLiteral("N")};
@@ -83,7 +86,7 @@ struct BenchOptions {
     void add(QCommandLineParser& p) const
     {
         for (const auto* o :
-             {&model, &prompt, &gen, &threads, &reps, &batch, &ctx, &output, &rss, &noWarmup, &progress})
+             {&model, &prompt, &gen, &depth, &threads, &reps, &batch, &ctx, &output, &rss, &noWarmup, &progress})
             p.addOption(*o);
         gpu.add(p);
     }
@@ -107,8 +110,8 @@ bool BenchOptions::read(const QCommandLineParser& p, Options& opt) const
         return v.has_value();
     };
     std::vector<int> r{opt.settings.reps}, b{opt.settings.nBatch}, c{0};
-    if (!list(prompt, opt.prompts, 0) || !list(gen, opt.gens, 0) || !list(threads, opt.threads, 1) ||
-        !list(reps, r, 1) || !list(batch, b, 1) || !list(ctx, c, 0))
+    if (!list(prompt, opt.prompts, 0) || !list(gen, opt.gens, 0) || !list(depth, opt.depths, 0) ||
+        !list(threads, opt.threads, 1) || !list(reps, r, 1) || !list(batch, b, 1) || !list(ctx, c, 0))
         return false;
     opt.settings.reps = r.front();
     opt.settings.nBatch = b.front();
@@ -144,14 +147,15 @@ cli::BenchModel describe(const LoadedModel& model, const QString& path)
 std::vector<cli::BenchTest> testsOf(const Options& opt)
 {
     std::vector<cli::BenchTest> tests;
-    for (const int t : opt.threads) {
-        for (const int n : opt.prompts)
-            if (n > 0)
-                tests.push_back({n, 0, t});
-        for (const int n : opt.gens)
-            if (n > 0)
-                tests.push_back({0, n, t});
-    }
+    for (const int t : opt.threads)
+        for (const int d : opt.depths) {
+            for (const int n : opt.prompts)
+                if (n > 0)
+                    tests.push_back({n, 0, t, d});
+            for (const int n : opt.gens)
+                if (n > 0)
+                    tests.push_back({0, n, t, d});
+        }
     return tests;
 }
 
@@ -203,7 +207,7 @@ int runBench(const QStringList& args)
     QCommandLineParser p;
     p.setApplicationDescription(
         QStringLiteral("Measure prompt processing (pp) and generation (tg) speed as llama.cpp's llama-bench does.\n"
-                       "-p, -n and -t take comma-separated lists; 0 in -p or -n skips those tests."));
+                       "-p, -n, -d and -t take comma-separated lists; 0 in -p or -n skips those tests."));
     const BenchOptions bo;
     bo.add(p);
     int exitCode = 0;

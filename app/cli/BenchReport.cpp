@@ -86,7 +86,7 @@ std::vector<std::pair<QString, QString>> fields(const BenchRun& run, const Bench
         {QStringLiteral("embeddings"), QStringLiteral("false")},
         {QStringLiteral("n_prompt"), i(r.test.nPrompt)},
         {QStringLiteral("n_gen"), i(r.test.nGen)},
-        {QStringLiteral("n_depth"), i(0)},
+        {QStringLiteral("n_depth"), i(r.test.nDepth)},
         {QStringLiteral("n_ctx"), i(r.nCtx)},
         {QStringLiteral("test_time"), s(testTime)},
         {QStringLiteral("avg_ns"), num(r.avgNs())},
@@ -208,9 +208,10 @@ std::unique_ptr<BenchPrinter> makeBenchPrinter(const QString& format)
 
 QString testName(const BenchTest& t)
 {
-    if (t.nPrompt > 0 && t.nGen > 0)
-        return QStringLiteral("pp%1+tg%2").arg(t.nPrompt).arg(t.nGen);
-    return t.nPrompt > 0 ? QStringLiteral("pp%1").arg(t.nPrompt) : QStringLiteral("tg%1").arg(t.nGen);
+    const QString name = t.nPrompt > 0 && t.nGen > 0 ? QStringLiteral("pp%1+tg%2").arg(t.nPrompt).arg(t.nGen)
+                         : t.nPrompt > 0             ? QStringLiteral("pp%1").arg(t.nPrompt)
+                                                     : QStringLiteral("tg%1").arg(t.nGen);
+    return t.nDepth > 0 ? name + QStringLiteral(" @ d%1").arg(t.nDepth) : name;
 }
 
 std::string sizeLabel(int64_t params)

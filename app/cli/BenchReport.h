@@ -46,7 +46,7 @@ public:
 // "md", "json" or "jsonl"; nullptr for anything else.
 std::unique_ptr<BenchPrinter> makeBenchPrinter(const QString& format);
 
-// "pp512", "tg128", "pp512+tg128".
+// "pp512", "tg128", "pp512+tg128"; " @ d4096" added after a depth.
 QString testName(const BenchTest& t);
 // "135M", "1.2B" from a parameter count.
 std::string sizeLabel(int64_t params);

@@ -37,16 +37,16 @@ private:
     TokenId m_bos;
 };
 
-// The prompt in batches of nBatch, each one decode() call; logits for the
-// last token of each batch only. False when stopped.
-bool runPrompt(Context& ctx, TokenSource& src, int nPrompt, int nBatch, const std::atomic<bool>* stop)
+// The prompt in batches of nBatch from position pos0, each one decode()
+// call; logits for the last token of each batch only. False when stopped.
+bool runPrompt(Context& ctx, TokenSource& src, int nPrompt, int nBatch, int pos0, const std::atomic<bool>* stop)
 {
     std::vector<TokenId> tokens(static_cast<size_t>(nBatch));
     for (int done = 0; done < nPrompt;) {
         const int n = std::min(nPrompt - done, nBatch);
         for (int i = 0; i < n; ++i)
             tokens[static_cast<size_t>(i)] = done == 0 && i == 0 ? src.first() : src.next();
-        if (!ctx.decode(std::span<const TokenId>(tokens.data(), static_cast<size_t>(n)), done, /*seq=*/0,
+        if (!ctx.decode(std::span<const TokenId>(tokens.data(), static_cast<size_t>(n)), pos0 + done, /*seq=*/0,
                         /*allLogits=*/false, stop))
             return false;
         done += n;
@@ -54,25 +54,30 @@ bool runPrompt(Context& ctx, TokenSource& src, int nPrompt, int nBatch, const st
     return true;
 }
 
-// nGen single-token decodes at positions 0.. (what generation costs without
-// the sampler). False when stopped.
-bool runGeneration(Context& ctx, TokenSource& src, int nGen, const std::atomic<bool>* stop)
+// nGen single-token decodes at positions pos0.. (what generation costs
+// without the sampler). False when stopped.
+bool runGeneration(Context& ctx, TokenSource& src, int nGen, int pos0, const std::atomic<bool>* stop)
 {
     TokenId token = src.first();
     for (int i = 0; i < nGen; ++i) {
-        if (!ctx.decode(std::span<const TokenId>(&token, 1), i, /*seq=*/0, /*allLogits=*/false, stop))
+        if (!ctx.decode(std::span<const TokenId>(&token, 1), pos0 + i, /*seq=*/0, /*allLogits=*/false, stop))
             return false;
         token = src.next();
     }
     return true;
 }
 
+// One run of t on a cache holding exactly t.nDepth cells (positions
+// 0..nDepth-1), which it leaves so again.
 bool runOnce(Context& ctx, TokenSource& src, const BenchTest& t, int nBatch, const std::atomic<bool>* stop)
 {
-    ctx.kv().clear();
-    if (t.nPrompt > 0 && !runPrompt(ctx, src, t.nPrompt, nBatch, stop))
-        return false;
-    return t.nGen <= 0 || runGeneration(ctx, src, t.nGen, stop);
+    const bool ok = (t.nPrompt <= 0 || runPrompt(ctx, src, t.nPrompt, nBatch, t.nDepth, stop)) &&
+                    (t.nGen <= 0 || runGeneration(ctx, src, t.nGen, t.nDepth + t.nPrompt, stop));
+    if (t.nDepth > 0)
+        ctx.kv().removeSequence(/*seq=*/0, t.nDepth, -1);
+    else
+        ctx.kv().clear();
+    return ok;
 }
 
 } // namespace
@@ -83,7 +88,7 @@ BenchResult runBenchTest(const LoadedModel& model, cpu::CpuBackend& backend, con
     BenchResult r;
     r.test = test;
     r.nBatch = settings.nBatch;
-    r.nCtx = settings.nCtx > 0 ? settings.nCtx : test.nPrompt + test.nGen;
+    r.nCtx = settings.nCtx > 0 ? settings.nCtx : static_cast<int64_t>(test.nPrompt) + test.nGen + test.nDepth;
     backend.setThreads(test.threads);
     if (settings.measureRss)
         r.peakRssSinceStart = !resetProcessPeakResident();
@@ -95,12 +100,17 @@ BenchResult runBenchTest(const LoadedModel& model, cpu::CpuBackend& backend, con
     TokenSource src(model, settings.seed);
 
     if (settings.warmup) {
-        // As llama-bench: the whole prompt, or a single generated token.
+        // As llama-bench: the whole prompt, or a single generated token,
+        // from an empty cache.
         const BenchTest warm{test.nPrompt, test.nPrompt > 0 ? 0 : std::min(test.nGen, 1), test.threads};
         if (!runOnce(ctx, src, warm, settings.nBatch, stop)) {
             r.interrupted = true;
             return r;
         }
+    }
+    if (test.nDepth > 0 && !runPrompt(ctx, src, test.nDepth, settings.nBatch, 0, stop)) {
+        r.interrupted = true;
+        return r;
     }
     for (int rep = 0; rep < settings.reps; ++rep) {
         const auto t0 = Clock::now();

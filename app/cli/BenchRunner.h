@@ -4,12 +4,18 @@
 //   pp N  a prompt of N random tokens (BOS first when the model adds one),
 //         submitted in batches of nBatch from an empty cache;
 //   tg N  N tokens decoded one at a time from an empty cache (no prompt),
-//         BOS (or a random token) first, then random tokens; no sampling.
+//         BOS (or a random token) first, then random tokens; no sampling;
+//   @ dD  (-d, llama-bench's --n-depth) either of them after D tokens are
+//         already in the cache: a prompt of D random tokens, processed as
+//         pp is but not timed, so that attention spans D more cells.
 //
 // Each test gets its own context of nCtx cells (llama-bench's n_prompt +
-// n_gen unless set), a warm-up run (the whole prompt for pp, one token for
-// tg), then `reps` timed runs, each from a cleared cache. Everything goes
-// through Context::decode, the path the app's sessions use.
+// n_gen + n_depth unless set), a warm-up run (the whole prompt for pp, one
+// token for tg, from an empty cache), then `reps` timed runs, each from the
+// depth's cache: the depth prompt runs once, and each run's own cells are
+// removed after it (llama-bench restores a saved state; the cells kept are
+// the same). Everything goes through Context::decode, the path the app's
+// sessions use.
 //
 // Thread-safety: one test at a time per backend.
 #pragma once
@@ -28,6 +34,7 @@ struct BenchTest {
     int nPrompt = 0; // > 0 for a pp test
     int nGen = 0;    // > 0 for a tg test
     int threads = 1;
+    int nDepth = 0; // tokens already in the cache when the test starts
 };
 
 struct BenchSettings {

@@ -117,8 +117,41 @@ private slots:
         QVERIFY(!r.out.contains("tg")); // -n 0: no generation test
     }
 
+    // -d: each test again after D tokens are in the cache (llama-bench's
+    // --n-depth): its rows, names and n_ctx, and the cache really holds the
+    // depth during the test (one cell fewer than depth + test fails).
+    void depthRunsEachTestAfterACachedPrompt()
+    {
+        HEARTH_REQUIRE_MODEL(model, smolLm2Path);
+        const QString file = QString::fromStdString(model);
+        const Run r = runHearth({"-m", file, "-p", "8", "-n", "4", "-d", "0,24", "-t", "1", "-r", "2", "-o", "json"});
+        QVERIFY2(r.code == 0, r.err.constData());
+        const QJsonArray rows = QJsonDocument::fromJson(r.out).array();
+        QCOMPARE(rows.size(), 4);
+        const int prompt[] = {8, 0, 8, 0}, gen[] = {0, 4, 0, 4}, depth[] = {0, 0, 24, 24};
+        for (int i = 0; i < 4; ++i) {
+            const QJsonObject o = rows[i].toObject();
+            QCOMPARE(o["n_prompt"].toInt(), prompt[i]);
+            QCOMPARE(o["n_gen"].toInt(), gen[i]);
+            QCOMPARE(o["n_depth"].toInt(), depth[i]);
+            QCOMPARE(o["n_ctx"].toInt(), prompt[i] + gen[i] + depth[i]);
+            QCOMPARE(o["samples_ts"].toArray().size(), 2);
+            QVERIFY(o["avg_ts"].toDouble() > 0);
+        }
+
+        const Run md = runHearth({"-m", file, "-p", "8", "-n", "0", "-d", "24", "-t", "1", "-r", "1"});
+        QVERIFY2(md.code == 0, md.err.constData());
+        QVERIFY2(md.out.contains("pp8 @ d24"), md.out.constData());
+
+        QCOMPARE(runHearth({"-m", file, "-p", "8", "-n", "0", "-d", "24", "-c", "32", "-r", "1"}).code, 0);
+        const Run small = runHearth({"-m", file, "-p", "8", "-n", "0", "-d", "24", "-c", "31", "-r", "1"});
+        QCOMPARE(small.code, 1);
+        QVERIFY2(!small.err.isEmpty(), "a cache too small for depth + test says so");
+    }
+
     void badArguments()
     {
+        QCOMPARE(runHearth({"-m", "x.gguf", "-d", "-4"}).code, 2);
         QCOMPARE(runHearth({"-p", "8"}).code, 2);                   // no model
         QCOMPARE(runHearth({"-m", "x.gguf", "-o", "csv"}).code, 2); // unknown format
         QCOMPARE(runHearth({"-m", "x.gguf", "-p", "8,-1"}).code, 2);
