@@ -1,4 +1,5 @@
-// hearth bench -m FILE [-m FILE2 ...] [-p 512] [-n 128] [-d 0] [-t N] [-r REPS] [-o md|json|jsonl] [--rss]
+// hearth bench -m FILE [-m FILE2 ...] [-p 512] [-n 128] [-d 0] [-t N] [-r REPS] [-ctk q8_0]
+//              [-o md|json|jsonl] [--rss]
 // Prompt processing (pp) and generation (tg) speed, measured as llama.cpp's
 // llama-bench measures it (BenchRunner.h), printed as its table or its
 // JSON (BenchReport.h). -p, -n, -d and -t take comma-separated lists; a 0
@@ -82,6 +83,7 @@ struct BenchOptions {
     QCommandLineOption noWarmup{QStringLiteral("no-warmup"), QStringLiteral("Skip the warm-up run of each test.")};
     QCommandLineOption progress{QStringLiteral("progress"), QStringLiteral("Name each test on stderr as it starts.")};
     cli::GpuOptions gpu;
+    cli::KvCacheOptions kv;
 
     void add(QCommandLineParser& p) const
     {
@@ -89,6 +91,7 @@ struct BenchOptions {
              {&model, &prompt, &gen, &depth, &threads, &reps, &batch, &ctx, &output, &rss, &noWarmup, &progress})
             p.addOption(*o);
         gpu.add(p);
+        kv.add(p);
     }
     bool read(const QCommandLineParser& p, Options& opt) const;
 };
@@ -120,7 +123,7 @@ bool BenchOptions::read(const QCommandLineParser& p, Options& opt) const
     opt.settings.measureRss = p.isSet(rss);
     opt.settings.warmup = !p.isSet(noWarmup);
     opt.progress = p.isSet(progress);
-    if (!gpu.read(p, opt.gpuLayers))
+    if (!gpu.read(p, opt.gpuLayers) || !kv.read(p, opt.settings.kvType))
         return false;
     if (opt.models.isEmpty()) {
         cli::errLine(QStringLiteral("hearth bench: -m FILE is required"));
@@ -171,6 +174,7 @@ bool benchModel(const QString& path, const Options& opt, cpu::CpuBackend& backen
         lo.gpuLayers = opt.gpuLayers;
         lo.context.nBatch = opt.settings.nBatch;
         lo.context.nCtx = opt.settings.nCtx;
+        lo.context.kvType = opt.settings.kvType;
         const std::shared_ptr<LoadedModel> model = LoadedModel::load(path.toStdString(), backend, lo);
         if (!model->placementNote().empty())
             cli::errLine(QString::fromStdString("gpu: " + model->placementNote()));
@@ -223,6 +227,7 @@ int runBench(const QStringList& args)
     run.version = AppInfo::version();
     run.cpuInfo = QString::fromStdString(cpu::describeCpu());
     run.isa = QString::fromLatin1(cpu::isaName(cpu::activeIsa()));
+    run.kvType = opt.settings.kvType;
     cpu::CpuBackend backend(opt.threads.empty() ? 0 : opt.threads.front());
     if (opt.threads.empty())
         opt.threads = {backend.threads()};

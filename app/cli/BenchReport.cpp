@@ -1,5 +1,7 @@
 #include "BenchReport.h"
 
+#include "quant/types.h"
+
 #include "CliIo.h"
 
 #include <QStringList>
@@ -11,6 +13,13 @@
 namespace cli {
 
 namespace {
+
+// ggml's spelling of the KV cache's type: "f16", "q8_0".
+QString kvTypeName(const BenchResult& r)
+{
+    const std::string_view name = hearth::typeTraits(r.kvType).name;
+    return QString::fromUtf8(name.data(), static_cast<qsizetype>(name.size()));
+}
 
 QString jsonString(const QString& s)
 {
@@ -79,8 +88,8 @@ std::vector<std::pair<QString, QString>> fields(const BenchRun& run, const Bench
         {QStringLiteral("n_batch"), i(r.nBatch)},
         {QStringLiteral("n_ubatch"), i(r.nBatch)}, // one forward pass per batch
         {QStringLiteral("n_threads"), i(r.test.threads)},
-        {QStringLiteral("type_k"), s(QStringLiteral("f16"))},
-        {QStringLiteral("type_v"), s(QStringLiteral("f16"))},
+        {QStringLiteral("type_k"), s(kvTypeName(r))},
+        {QStringLiteral("type_v"), s(kvTypeName(r))},
         {QStringLiteral("n_gpu_layers"), i(r.gpuLayers)},
         {QStringLiteral("load_mode"), s(QStringLiteral("mmap"))},
         {QStringLiteral("embeddings"), QStringLiteral("false")},
@@ -147,6 +156,10 @@ public:
                      {QStringLiteral("t/s"), 20}};
         if (run.backends != QLatin1String("CPU")) // llama-bench shows ngl for GPU backends
             m_columns.insert(m_columns.begin() + 4, {QStringLiteral("ngl"), 3});
+        if (run.kvType != hearth::GgmlType::F16) { // llama-bench shows them when not the default
+            m_columns.insert(m_columns.end() - 2, {QStringLiteral("type_k"), -6});
+            m_columns.insert(m_columns.end() - 2, {QStringLiteral("type_v"), -6});
+        }
         if (run.rss)
             m_columns.push_back({QStringLiteral("peak RSS"), 12});
         QStringList names, rules;
@@ -162,8 +175,10 @@ public:
         QStringList values{QString::fromStdString(m.type), bytesLabel(m.size), paramsLabel(m.params), run.backends};
         if (run.backends != QLatin1String("CPU"))
             values << QString::number(r.gpuLayers);
-        values << QStringList{QString::number(r.test.threads), testName(r.test),
-                              QStringLiteral("%1 ± %2").arg(num(r.avgTs(), 2), num(r.stddevTs(), 2))};
+        values << QString::number(r.test.threads);
+        if (run.kvType != hearth::GgmlType::F16)
+            values << kvTypeName(r) << kvTypeName(r);
+        values << QStringList{testName(r.test), QStringLiteral("%1 ± %2").arg(num(r.avgTs(), 2), num(r.stddevTs(), 2))};
         if (run.rss)
             values << bytesLabel(r.peakRss) + (r.peakRssSinceStart ? QStringLiteral("*") : QString());
         m_lifetimePeak = m_lifetimePeak || r.peakRssSinceStart;

@@ -30,9 +30,10 @@ struct BenchRun {
     QString isa;           // the ISA level kernels are chosen for ("avx512", "scalar", ...)
     uint64_t startRss = 0; // RSS before any model was loaded (0: not measured)
     bool rss = false;
-    QString backends = QStringLiteral("CPU"); // llama-bench's backend column: "CPU" or "Vulkan"
-    QString gpuInfo;                          // the GPU's name
-    int gpuLayers = 0;                        // -ngl as asked (-1: auto)
+    QString backends = QStringLiteral("CPU");        // llama-bench's backend column: "CPU" or "Vulkan"
+    QString gpuInfo;                                 // the GPU's name
+    int gpuLayers = 0;                               // -ngl as asked (-1: auto)
+    hearth::GgmlType kvType = hearth::GgmlType::F16; // -ctk / -ctv
 };
 
 class BenchPrinter {

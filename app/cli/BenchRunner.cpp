@@ -88,6 +88,7 @@ BenchResult runBenchTest(const LoadedModel& model, cpu::CpuBackend& backend, con
     BenchResult r;
     r.test = test;
     r.nBatch = settings.nBatch;
+    r.kvType = settings.kvType;
     r.nCtx = settings.nCtx > 0 ? settings.nCtx : static_cast<int64_t>(test.nPrompt) + test.nGen + test.nDepth;
     backend.setThreads(test.threads);
     if (settings.measureRss)
@@ -96,6 +97,7 @@ BenchResult runBenchTest(const LoadedModel& model, cpu::CpuBackend& backend, con
     ContextParams cp;
     cp.nCtx = r.nCtx;
     cp.nBatch = settings.nBatch;
+    cp.kvType = settings.kvType;
     Context ctx(model.modelShared(), backend, cp);
     TokenSource src(model, settings.seed);
 

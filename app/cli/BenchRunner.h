@@ -43,7 +43,8 @@ struct BenchSettings {
     int64_t nCtx = 0; // 0: nPrompt + nGen of the test
     bool warmup = true;
     bool measureRss = false;
-    uint32_t seed = 1; // of the random tokens (fixed, so runs are repeatable)
+    hearth::GgmlType kvType = hearth::GgmlType::F16; // -ctk / -ctv
+    uint32_t seed = 1;                               // of the random tokens (fixed, so runs are repeatable)
 };
 
 struct BenchResult {
@@ -51,6 +52,7 @@ struct BenchResult {
     int gpuLayers = 0; // layers on the GPU as -ngl counts them
     int nBatch = 0;
     int64_t nCtx = 0;
+    hearth::GgmlType kvType = hearth::GgmlType::F16;
     std::vector<uint64_t> samplesNs; // one per rep
     // Peak resident set size of the process during the test, from context
     // creation to the last rep (weights already loaded); 0 when not measured.

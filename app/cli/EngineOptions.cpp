@@ -2,6 +2,7 @@
 
 #include "CliIo.h"
 
+#include "quant/types.h"
 #include "runtime/gpu_layers.h"
 #include "util/error.h"
 
@@ -110,6 +111,38 @@ void EngineOptions::add(QCommandLineParser& p) const
     p.addOption(threads);
     p.addOption(ctx);
     gpu.add(p);
+    kv.add(p);
+}
+
+void KvCacheOptions::add(QCommandLineParser& p) const
+{
+    p.addOption(k);
+    p.addOption(v);
+}
+
+bool KvCacheOptions::read(const QCommandLineParser& p, GgmlType& type) const
+{
+    type = GgmlType::F16;
+    QString asked;
+    for (const QCommandLineOption* o : {&k, &v}) {
+        if (!p.isSet(*o))
+            continue;
+        const QString name = p.value(*o).toLower();
+        const std::optional<GgmlType> t = parseTypeName(name.toStdString());
+        if (!t || (*t != GgmlType::F16 && *t != GgmlType::F32 && *t != GgmlType::Q8_0)) {
+            errLine(
+                QStringLiteral("hearth: -%1 must be f16, f32 or q8_0, not '%2'").arg(o->names().first(), p.value(*o)));
+            return false;
+        }
+        if (!asked.isEmpty() && asked != name) {
+            errLine(QStringLiteral("hearth: -ctk %1 and -ctv %2 differ: Hearth keeps K and V in one type")
+                        .arg(asked, name));
+            return false;
+        }
+        asked = name;
+        type = *t;
+    }
+    return true;
 }
 
 void SamplingOptions::add(QCommandLineParser& p) const
@@ -160,7 +193,8 @@ bool loadEngine(const QCommandLineParser& p, const EngineOptions& o, Engine& e, 
         return false;
     }
     int layers = 0;
-    if (!o.gpu.read(p, layers))
+    GgmlType kvType = GgmlType::F16;
+    if (!o.gpu.read(p, layers) || !o.kv.read(p, kvType))
         return false;
     try {
         const int threads = p.isSet(o.threads) ? p.value(o.threads).toInt() : 0;
@@ -177,6 +211,7 @@ bool loadEngine(const QCommandLineParser& p, const EngineOptions& o, Engine& e, 
         };
         lo.cancel = &interruptFlag();
         ContextParams cp;
+        cp.kvType = kvType;
         cp.nCtx = p.isSet(o.ctx) ? p.value(o.ctx).toLongLong() : 0;
         if (cp.nCtx > 0 && cp.nCtx < minCtx)
             cp.nCtx = minCtx;

@@ -38,6 +38,21 @@ struct GpuOptions {
 // Prints the GPU devices (hearth --list-devices).
 void listDevices();
 
+// -ctk / --cache-type-k and -ctv / --cache-type-v: llama.cpp's spelling of
+// the KV cache's type, f16 (default), f32 or q8_0 (half of f16's memory).
+// Hearth keeps K and V in one type, so the two must agree when both are set.
+struct KvCacheOptions {
+    QCommandLineOption k{{QStringLiteral("ctk"), QStringLiteral("cache-type-k")},
+                         QStringLiteral("KV cache type: f16 (default), f32 or q8_0."),
+                         QStringLiteral("TYPE")};
+    QCommandLineOption v{{QStringLiteral("ctv"), QStringLiteral("cache-type-v")},
+                         QStringLiteral("The same as -ctk (K and V share one type)."),
+                         QStringLiteral("TYPE")};
+    void add(QCommandLineParser& p) const;
+    // The type asked for (f16 when neither is set); false after printing why.
+    bool read(const QCommandLineParser& p, hearth::GgmlType& type) const;
+};
+
 struct EngineOptions {
     QCommandLineOption model{{QStringLiteral("m"), QStringLiteral("model")},
                              QStringLiteral("GGUF model file (with --endpoint: the server's model id)."),
@@ -49,6 +64,7 @@ struct EngineOptions {
                            QStringLiteral("Context size in tokens (default: the model's, at most 4096)."),
                            QStringLiteral("N")};
     GpuOptions gpu;
+    KvCacheOptions kv;
     void add(QCommandLineParser& p) const;
 };
 

@@ -139,6 +139,14 @@ private slots:
             QVERIFY(o["avg_ts"].toDouble() > 0);
         }
 
+        // -ctk q8_0: the cache's type in the JSON.
+        const Run q8 =
+            runHearth({"-m", file, "-p", "8", "-n", "0", "-d", "24", "-r", "1", "-ctk", "q8_0", "-o", "json"});
+        QVERIFY2(q8.code == 0, q8.err.constData());
+        const QJsonObject q8row = QJsonDocument::fromJson(q8.out).array().at(0).toObject();
+        QCOMPARE(q8row["type_k"].toString(), QStringLiteral("q8_0"));
+        QCOMPARE(q8row["type_v"].toString(), QStringLiteral("q8_0"));
+
         const Run md = runHearth({"-m", file, "-p", "8", "-n", "0", "-d", "24", "-t", "1", "-r", "1"});
         QVERIFY2(md.code == 0, md.err.constData());
         QVERIFY2(md.out.contains("pp8 @ d24"), md.out.constData());
@@ -152,8 +160,10 @@ private slots:
     void badArguments()
     {
         QCOMPARE(runHearth({"-m", "x.gguf", "-d", "-4"}).code, 2);
-        QCOMPARE(runHearth({"-p", "8"}).code, 2);                   // no model
-        QCOMPARE(runHearth({"-m", "x.gguf", "-o", "csv"}).code, 2); // unknown format
+        QCOMPARE(runHearth({"-m", "x.gguf", "-ctk", "q4_0"}).code, 2);                // not a KV cache type
+        QCOMPARE(runHearth({"-m", "x.gguf", "-ctk", "q8_0", "-ctv", "f16"}).code, 2); // K and V share one
+        QCOMPARE(runHearth({"-p", "8"}).code, 2);                                     // no model
+        QCOMPARE(runHearth({"-m", "x.gguf", "-o", "csv"}).code, 2);                   // unknown format
         QCOMPARE(runHearth({"-m", "x.gguf", "-p", "8,-1"}).code, 2);
         QCOMPARE(runHearth({"-m", "x.gguf", "-r", "0"}).code, 2);
         const Run missing = runHearth({"-m", "/nonexistent/model.gguf", "-p", "4", "-n", "0"});
