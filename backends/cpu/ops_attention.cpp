@@ -322,16 +322,22 @@ void runAttention(const Op& op, const ExecContext& ctx)
         }
         return;
     }
-    // Fewer tokens than threads (a single query): split the heads.
+    // Fewer tokens than threads (a single query): split the heads, and
+    // attend each thread's heads of one KV head together, so that each K / V
+    // row is read once for all of them (per head the same bits: its scores,
+    // softmax and p·v do not depend on the others).
     int64_t begin, end, cachedT = -1;
     Visible vis;
     splitRange(nTok * p.nHead, ctx.ith, ctx.nth, begin, end);
-    for (int64_t r = begin; r < end; ++r) {
-        const int64_t t = r / p.nHead;
+    for (int64_t r = begin; r < end;) {
+        const int64_t t = r / p.nHead, h = r % p.nHead;
         if (t != cachedT)
             vis = findVisible(p, t, pvMap.lanes(), s);
         cachedT = t;
-        attend(pl, s, vis, t, r % p.nHead, 1);
+        const int64_t groupEnd = (h / group + 1) * group; // the next KV head's first query head
+        const int gn = static_cast<int>(std::min({end - r, groupEnd - h, static_cast<int64_t>(kMaxGroup)}));
+        attend(pl, s, vis, t, h, gn);
+        r += gn;
     }
 }
 

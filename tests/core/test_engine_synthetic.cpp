@@ -84,6 +84,8 @@ private slots:
         for (const QString& n : m_names) {
             QTest::newRow(qPrintable(n + "/batch")) << n << 2 << false;
             QTest::newRow(qPrintable(n + "/batch+decode")) << n << 1 << true;
+            // Two threads share a single query's heads (GQA groups split).
+            QTest::newRow(qPrintable(n + "/batch+decode/2 threads")) << n << 2 << true;
         }
     }
 
