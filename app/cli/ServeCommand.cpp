@@ -174,7 +174,7 @@ int runServe(const QStringList& args)
         !readInt(p, maxQueue, 0, 100000, queue) || !readInt(p, modelsMax, 0, 1000, maxModels))
         return 2;
     int gpuLayers = 0;
-    if (!eo.gpu.read(p, gpuLayers))
+    if (!eo.gpu.read(p, gpuLayers) || !eo.kv.read(p, lc.engine.context.kvType))
         return 2;
     lc.threads = static_cast<int>(threads);
     lc.gpuLayers = gpuLayers;
