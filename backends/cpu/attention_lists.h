@@ -1,5 +1,5 @@
-// The batched attention entries (kernels.h, AttentionKernels::scoresF16x16
-// and pvF16) written as loops over a level's single-row kernels: the
+// The batched attention entries (kernels.h, AttentionKernels::scoresF16x16,
+// scoresF16x64 and pvF16) written as loops over a level's single-row kernels: the
 // reference order, and the form levels without a register-blocked version
 // register. Included by the kernel files, so it is compiled with each
 // level's flags; Dot and Axpy are that level's dotF16x16 and axpyF16.
@@ -7,6 +7,7 @@
 
 #include "cpu/kernels.h"
 
+#include <bit>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -34,7 +35,7 @@ inline void column16(const float* acc, int lanes, int64_t n, int64_t i, float* v
 // The weight pvF16 skips: -0.0, which a softmax weight never is.
 inline bool skipped(float w)
 {
-    return w == 0.0f && std::signbit(w);
+    return std::bit_cast<uint32_t>(w) == 0x80000000u; // w == 0 && signbit(w), as one compare
 }
 
 template <float (*Dot)(const uint16_t*, const uint16_t*, int64_t)>
@@ -69,7 +70,7 @@ void pv(float* acc, size_t accStride, int lanes, const uint16_t* v, size_t vStri
 template <auto Dot16, auto Dot64, auto SoftmaxExp, auto AxpyF16, auto AxpyF32, auto ReduceLanes>
 AttentionKernels table()
 {
-    return {Dot16, Dot64, SoftmaxExp, AxpyF16, AxpyF32, ReduceLanes, scores<Dot16>, pv<AxpyF16>};
+    return {Dot16, Dot64, SoftmaxExp, AxpyF16, AxpyF32, ReduceLanes, scores<Dot16>, pv<AxpyF16>, scores<Dot64>};
 }
 
 } // namespace hearth::cpu::attention_lists

@@ -93,6 +93,10 @@ struct AttentionKernels {
     // by lane (cells ascending within a lane) lets a lane stay in registers.
     void (*pvF16)(float* acc, size_t accStride, int lanes, const uint16_t* v, size_t vStride, const int32_t* cells,
                   int64_t count, const float* w, size_t wStride, int nq, int64_t n) = nullptr;
+    // scoresF16x64: the same as scoresF16x16 with dotF16x64 (a single
+    // query's order), any n.
+    void (*scoresF16x64)(float* s, size_t sStride, const uint16_t* k, size_t kStride, const int32_t* cells,
+                         int64_t count, const uint16_t* q, size_t qStride, int nq, int64_t n) = nullptr;
 };
 
 // Element-wise activations (ops_basic.cpp), in llama.cpp's x86 order.

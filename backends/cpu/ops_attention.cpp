@@ -6,13 +6,15 @@
 // new K / V rows into the cache in its type.
 //
 // Work is organised for speed without touching any of those orders: the
-// cells a token sees are listed once per token (not per head); the query
-// heads sharing a KV head (GQA) are attended together, each K / V row loaded
-// once for all of them; fully masked chunks of 16 cells are skipped (their
-// exps are 0 and add +0.0 to the double sum); p·v walks the cells lane by
-// lane, so each lane's accumulators stay in registers while every value
-// still gets its cells in ascending order; and a batch's tokens are dealt
-// to threads round robin, which splits a causal triangle evenly.
+// cells are listed once for a block of consecutive prompt tokens (not per
+// head or token), and the block's tokens with the query heads sharing a KV
+// head (GQA) are attended together, each K / V row loaded once for all of
+// them (a cell some token of the block does not see is masked, and skipped
+// in p·v, for that token only); fully masked chunks of 16 cells are skipped
+// (their exps are 0 and add +0.0 to the double sum); p·v walks the cells
+// lane by lane, so each lane's accumulators stay in registers while every
+// value still gets its cells in ascending order; and blocks are dealt to
+// threads round robin, which splits a causal triangle evenly.
 #include "cpu/kernels.h"
 #include "cpu/ops.h"
 #include "util/half.h"
@@ -49,32 +51,55 @@ struct LaneMap {
     int lane(int64_t i) const { return batch ? static_cast<int>(i % 16) : static_cast<int>(i % 64); }
 };
 
-// Per-thread scratch: the visible cells of the current token in cell order
-// and sorted by lane, and for the query heads of one KV head (a GQA group)
-// their queries, scores by cell, softmax weights by list entry and lane
-// accumulators.
-// Query heads attended together (a GQA group, or a part of a larger one).
+// Query heads attended together (a GQA group, or a part of a larger one),
+// consecutive prompt tokens attended together (a block: each K / V row is
+// read once for all of them; a bit each in a cell's mask byte), and the
+// query rows of one call (heads × tokens).
 constexpr int kMaxGroup = 8;
+constexpr int kMaxBlock = 8;
+constexpr int kMaxQueries = 16;
 
+// Tokens per block: one for a single query (its heads are split over the
+// threads), otherwise as many as keep a call's query rows within
+// kMaxQueries while every thread still gets blocks.
+int blockTokens(const Op& op, int nth)
+{
+    const AttentionParams& p = op.attn;
+    const int64_t nTok = op.src[0].ne[2];
+    if (nTok < nth)
+        return 1;
+    const int group = std::min(p.nHead / p.nHeadKv, kMaxGroup);
+    const int most = std::clamp(kMaxQueries / group, 1, kMaxBlock);
+    return static_cast<int>(std::clamp<int64_t>(nTok / nth, 1, most));
+}
+
+// Per-thread scratch: the cells a block's tokens see (the union of their
+// visible cells) in cell order and sorted by lane, which of the tokens see
+// each cell, and for the query rows of one call (a block's tokens × the
+// query heads of one KV head) their queries, scores by cell, softmax
+// weights by list entry and lane accumulators.
 struct Layout {
-    size_t visible, byLane, scores, weights, half, query, acc, vrow, total;
+    size_t visible, byLane, cellMask, unseen, scores, weights, half, query, acc, vrow, total;
 };
 
-Layout layoutFor(const Op& op)
+Layout layoutFor(const Op& op, int nth)
 {
     const AttentionParams& p = op.attn;
     const TypeKernels& k = typeKernels(op.src[1].type);
     const auto cells = static_cast<size_t>(p.mask.nCells);
-    const auto group = static_cast<size_t>(std::min(p.nHead / p.nHeadKv, kMaxGroup));
+    const auto tokens = static_cast<size_t>(blockTokens(op, nth));
+    const auto rows = static_cast<size_t>(std::min(p.nHead / p.nHeadKv, kMaxGroup)) * tokens;
     Layout l{};
     l.visible = 0;
     l.byLane = alignUp(cells * sizeof(int32_t));
-    l.scores = l.byLane + alignUp(cells * sizeof(int32_t));
-    l.weights = l.scores + alignUp(group * cells * sizeof(float));
-    l.half = l.weights + alignUp(group * cells * sizeof(float));
+    l.cellMask = l.byLane + alignUp(cells * sizeof(int32_t));
+    l.unseen = l.cellMask + alignUp(cells);
+    l.scores = l.unseen + alignUp(tokens * cells * sizeof(int32_t));
+    l.weights = l.scores + alignUp(rows * cells * sizeof(float));
+    l.half = l.weights + alignUp(rows * cells * sizeof(float));
     l.query = l.half + alignUp(cells * sizeof(uint16_t));
-    l.acc = l.query + group * alignUp(rowBytes(k.vecDotType, p.headDimK));
-    l.vrow = l.acc + group * alignUp(static_cast<size_t>(p.headDimV) * 64 * sizeof(float));
+    l.acc = l.query + rows * alignUp(rowBytes(k.vecDotType, p.headDimK));
+    l.vrow = l.acc + rows * alignUp(static_cast<size_t>(p.headDimV) * 64 * sizeof(float));
     l.total = l.vrow + alignUp(static_cast<size_t>(p.headDimV) * sizeof(float));
     return l;
 }
@@ -83,7 +108,7 @@ Layout layoutFor(const Op& op)
 
 size_t attentionWorkBytes(const Op& op, int nth)
 {
-    return layoutFor(op).total * static_cast<size_t>(nth);
+    return layoutFor(op, nth).total * static_cast<size_t>(nth);
 }
 
 void runStoreRows(const Op& op, const ExecContext& ctx)
@@ -115,162 +140,238 @@ struct Plan {
 
 // One thread's scratch (Layout) as typed pointers.
 struct Scratch {
-    int32_t* visible; // [nCells] visible cells of the token, ascending
-    int32_t* byLane;  // the same sorted by lane, ascending within a lane
-    float* scores;    // [group][nCells] by cell
-    float* weights;   // [group][nCells] by byLane entry
-    uint16_t* half;   // [nCells] weights rounded to f16
-    uint8_t* query;   // [group] queries in the K type's partner layout
-    float* acc;       // [group][lanes][dv]
-    float* vrow;      // [dv]
+    int32_t* visible;  // [nCells] cells some token of the block sees, ascending
+    int32_t* byLane;   // the same sorted by lane, ascending within a lane
+    uint8_t* cellMask; // [nCells] bit τ: token τ of the block sees the cell
+    int32_t* unseen;   // [tokens][nCells] the listed cells token τ does not see
+    float* scores;     // [rows][nCells] by cell
+    float* weights;    // [rows][nCells] by byLane entry
+    uint16_t* half;    // [nCells] weights rounded to f16
+    uint8_t* query;    // [rows] queries in the K type's partner layout
+    float* acc;        // [rows][lanes][dv]
+    float* vrow;       // [dv]
 };
 
-// The cells token t sees, and the softmax range [lo, hi): from the chunk of
-// 16 cells holding the first visible cell to the one holding the last.
-// Chunks outside it are fully masked: their exps are 0 and add +0.0 to the
-// double sum, so leaving them out changes no bit.
+// What one token of a block sees: how many cells, and its softmax range
+// [lo, hi), from the chunk of 16 cells holding its first visible cell to the
+// one holding its last. Chunks outside it are fully masked: their exps are 0
+// and add +0.0 to the double sum, so leaving them out changes no bit.
 struct Visible {
     int64_t count = 0, lo = 0, hi = 0;
 };
 
-Visible findVisible(const AttentionParams& p, int64_t t, int lanes, const Scratch& s)
+// Tokens [t0, t0 + n) attended together, and the cells listed for them.
+struct Block {
+    int64_t t0 = 0;
+    int n = 1;
+    int64_t count = 0; // cells in the list (s.visible, s.byLane)
+    Visible tok[kMaxBlock];
+    int64_t unseen[kMaxBlock] = {}; // entries of each token's s.unseen row
+    bool sees(const Scratch& s, int tau, int32_t cell) const { return n == 1 || ((s.cellMask[cell] >> tau) & 1) != 0; }
+};
+
+Block findBlock(const AttentionParams& p, int64_t t0, int n, int lanes, const Scratch& s)
 {
-    Visible v;
+    Block b;
+    b.t0 = t0;
+    b.n = n;
     const int64_t nCells = p.mask.nCells;
-    for (int64_t c = 0; c < nCells; ++c)
-        if (visible(p, c, t))
-            s.visible[v.count++] = static_cast<int32_t>(c);
-    if (v.count == 0)
-        return v;
-    v.lo = s.visible[0] & ~int64_t{15};
-    v.hi = std::min(nCells, (s.visible[v.count - 1] & ~int64_t{15}) + 16);
+    int64_t first[kMaxBlock], last[kMaxBlock];
+    const unsigned all = (1u << n) - 1;
+    for (int64_t c = 0; c < nCells; ++c) {
+        unsigned m = 0;
+        for (int tau = 0; tau < n; ++tau)
+            if (visible(p, c, t0 + tau)) {
+                m |= 1u << tau;
+                if (b.tok[tau].count++ == 0)
+                    first[tau] = c;
+                last[tau] = c;
+            }
+        s.cellMask[c] = static_cast<uint8_t>(m);
+        if (m == 0)
+            continue;
+        s.visible[b.count++] = static_cast<int32_t>(c);
+        if (m != all)
+            for (int tau = 0; tau < n; ++tau)
+                if (((m >> tau) & 1u) == 0)
+                    s.unseen[tau * nCells + b.unseen[tau]++] = static_cast<int32_t>(c);
+    }
+    for (int tau = 0; tau < n; ++tau) {
+        Visible& v = b.tok[tau];
+        if (v.count == 0)
+            continue;
+        v.lo = first[tau] & ~int64_t{15};
+        v.hi = std::min(nCells, (last[tau] & ~int64_t{15}) + 16);
+    }
     int64_t start[65] = {};
-    for (int64_t j = 0; j < v.count; ++j)
+    for (int64_t j = 0; j < b.count; ++j)
         ++start[s.visible[j] % lanes + 1];
     for (int l = 0; l < lanes; ++l)
         start[l + 1] += start[l];
-    for (int64_t j = 0; j < v.count; ++j)
+    for (int64_t j = 0; j < b.count; ++j)
         s.byLane[start[s.visible[j] % lanes]++] = s.visible[j];
-    return v;
+    return b;
 }
 
-// The largest score of each head of a group. Taken in any order it is the
+// The largest score of each query row. Taken in any order it is the
 // same value: std::max never adopts a NaN, and where +0 and -0 tie the
 // choice changes no exp(s - max) (s - ±0 is s for s != 0, and exp(±0) is 1).
 struct Maxima {
-    float max[kMaxGroup];
+    float max[kMaxQueries];
 };
 
-// scores = q·k for the gn query heads from h0 (all of KV head hk), capped
-// and scaled, at each visible cell; -inf at the masked cells of [lo, hi).
-// Cells in ascending order, for the prefetcher. Folds each head's largest score into m.
-void computeScores(const Plan& pl, const Scratch& s, const Visible& vis, int64_t hk, int gn, Maxima& m)
+// scores = q·k for the query rows (row τ·gn + g: token τ of the block, the
+// g-th of the gn query heads sharing KV head hk), capped and scaled, at each
+// cell its token sees; -inf at the masked cells of its [lo, hi). Cells in
+// ascending order, for the prefetcher. Each row's largest score goes to m.
+void computeScores(const Plan& pl, const Scratch& s, const Block& b, int64_t hk, int gn, Maxima& m)
 {
     const AttentionParams& p = pl.p;
     const auto nCells = static_cast<size_t>(p.mask.nCells);
     const Tensor& kc = pl.op.src[1];
-    for (int g = 0; g < gn; ++g)
-        std::fill(s.scores + g * nCells + vis.lo, s.scores + g * nCells + vis.hi,
-                  -std::numeric_limits<float>::infinity());
+    const int rows = b.n * gn;
+    constexpr float kMasked = -std::numeric_limits<float>::infinity();
+    for (int r = 0; r < rows; ++r)
+        std::fill(s.scores + r * nCells + b.tok[r / gn].lo, s.scores + r * nCells + b.tok[r / gn].hi, kMasked);
     const uint8_t* kBase = kc.data + pl.kHeadBytes * static_cast<size_t>(hk);
-    if (pl.kIsF16 && pl.qkMap.batch) {
-        pl.ak.scoresF16x16(s.scores, nCells, reinterpret_cast<const uint16_t*>(kBase), kc.nb[1] / 2, s.visible,
-                           vis.count, reinterpret_cast<const uint16_t*>(s.query), pl.queryBytes / 2, gn, p.headDimK);
+    if (pl.kIsF16) {
+        const auto scores = pl.qkMap.batch ? pl.ak.scoresF16x16 : pl.ak.scoresF16x64;
+        scores(s.scores, nCells, reinterpret_cast<const uint16_t*>(kBase), kc.nb[1] / 2, s.visible, b.count,
+               reinterpret_cast<const uint16_t*>(s.query), pl.queryBytes / 2, rows, p.headDimK);
     } else {
-        for (int64_t j = 0; j < vis.count; ++j) {
+        for (int64_t j = 0; j < b.count; ++j) {
             const auto c = static_cast<size_t>(s.visible[j]);
             const uint8_t* krow = kBase + c * kc.nb[1];
-            for (int g = 0; g < gn; ++g) {
-                const uint8_t* qg = s.query + static_cast<size_t>(g) * pl.queryBytes;
-                float& out = s.scores[static_cast<size_t>(g) * nCells + c];
-                if (pl.kIsF16)
-                    out = pl.ak.dotF16x64(reinterpret_cast<const uint16_t*>(krow),
-                                          reinterpret_cast<const uint16_t*>(qg), p.headDimK);
-                else
-                    pl.kk.vecDot(p.headDimK, &out, krow, qg);
-            }
+            for (int r = 0; r < rows; ++r)
+                pl.kk.vecDot(p.headDimK, &s.scores[static_cast<size_t>(r) * nCells + c], krow,
+                             s.query + static_cast<size_t>(r) * pl.queryBytes);
         }
     }
-    for (int g = 0; g < gn; ++g) {
-        float* sg = s.scores + static_cast<size_t>(g) * nCells;
-        float max[4] = {m.max[g], m.max[g], m.max[g], m.max[g]};
-        for (int64_t j = 0; j < vis.count; ++j) {
-            float x = sg[s.visible[j]];
+    // A listed cell a row's token does not see: -inf in its softmax range
+    // (exp gives 0), 0 outside it (no exp runs there): either way weight 0,
+    // which computeWeights marks skipped.
+    for (int r = 0; r < rows; ++r) {
+        const int tau = r / gn;
+        const Visible& vis = b.tok[tau];
+        float* sr = s.scores + static_cast<size_t>(r) * nCells;
+        const int32_t* un = s.unseen + static_cast<size_t>(tau) * nCells;
+        for (int64_t k = 0; k < b.unseen[tau]; ++k)
+            sr[un[k]] = un[k] >= vis.lo && un[k] < vis.hi ? kMasked : 0.0f;
+    }
+    if (p.softCap == 0.0f && p.scale > 0.0f) {
+        // No cap: the scale over the whole softmax range, in place. A masked
+        // cell's -inf stays -inf and moves no maximum.
+        for (int r = 0; r < rows; ++r) {
+            const Visible& vis = b.tok[r / gn];
+            float* sr = s.scores + static_cast<size_t>(r) * nCells;
+            float max[8];
+            std::fill(max, max + 8, m.max[r]);
+            int64_t c = vis.lo;
+            for (; c + 8 <= vis.hi; c += 8)
+                for (int i = 0; i < 8; ++i) {
+                    const float x = sr[c + i] * p.scale;
+                    sr[c + i] = x;
+                    max[i] = std::max(max[i], x);
+                }
+            for (; c < vis.hi; ++c) {
+                const float x = sr[c] * p.scale;
+                sr[c] = x;
+                max[0] = std::max(max[0], x);
+            }
+            for (const float x : max)
+                m.max[r] = std::max(m.max[r], x);
+        }
+        return;
+    }
+    for (int r = 0; r < rows; ++r) {
+        const int tau = r / gn;
+        float* sr = s.scores + static_cast<size_t>(r) * nCells;
+        float max[4] = {m.max[r], m.max[r], m.max[r], m.max[r]};
+        for (int64_t j = 0; j < b.count; ++j) {
+            const int32_t c = s.visible[j];
+            if (!b.sees(s, tau, c))
+                continue;
+            float x = sr[c];
             if (p.softCap > 0.0f)
                 x = std::tanh(x * pl.capInv) * p.softCap;
             x *= p.scale;
-            sg[s.visible[j]] = x;
+            sr[c] = x;
             max[j & 3] = std::max(max[j & 3], x);
         }
-        m.max[g] = std::max(std::max(max[0], max[1]), std::max(max[2], max[3]));
+        m.max[r] = std::max(std::max(max[0], max[1]), std::max(max[2], max[3]));
     }
 }
 
-// Softmax weights of head g by byLane entry: score / sum, rounded to f16
-// for an f16 V; -0.0 (pvF16's skip mark) where the score is 0.
-void computeWeights(const Plan& pl, const Scratch& s, const Visible& vis, int g, float max)
+// Softmax weights of query row r (token τ) by byLane entry: score / sum,
+// rounded to f16 for an f16 V; -0.0 (pvF16's skip mark) where the score is
+// 0 and at the cells the token does not see.
+void computeWeights(const Plan& pl, const Scratch& s, const Block& b, int r, int tau, float max)
 {
     const auto nCells = static_cast<size_t>(pl.p.mask.nCells);
-    const float* sg = s.scores + static_cast<size_t>(g) * nCells;
-    float* wg = s.weights + static_cast<size_t>(g) * nCells;
+    const float* sr = s.scores + static_cast<size_t>(r) * nCells;
+    float* wr = s.weights + static_cast<size_t>(r) * nCells;
+    const Visible& vis = b.tok[tau];
     // softmax: ggml's vector exp, sums of 16 cells added in double
-    const double sum = vis.hi > vis.lo ? pl.ak.softmaxExp(s.scores + g * nCells + vis.lo, vis.hi - vis.lo, max) : 0.0;
+    const double sum = vis.hi > vis.lo ? pl.ak.softmaxExp(s.scores + r * nCells + vis.lo, vis.hi - vis.lo, max) : 0.0;
     const auto inv = static_cast<float>(1.0 / sum);
-    for (int64_t j = 0; j < vis.count; ++j) {
-        const float x = sg[s.byLane[j]];
-        wg[j] = x == 0.0f ? -0.0f : x * inv; // -0.0 stays -0.0 through f16
+    for (int64_t j = 0; j < b.count; ++j) {
+        const float x = sr[s.byLane[j]];
+        wr[j] = x == 0.0f ? -0.0f : x * inv; // -0.0 stays -0.0 through f16
     }
     if (pl.vIsF16) {
-        pl.toF16(wg, s.half, vis.count);
-        pl.fromF16(s.half, wg, vis.count);
+        pl.toF16(wr, s.half, b.count);
+        pl.fromF16(s.half, wr, b.count);
     }
 }
 
-// out = Σ p·v for the gn heads from h0, one row of lanes per cell's lane,
-// cells in order within a lane.
-void accumulate(const Plan& pl, const Scratch& s, const Visible& vis, int64_t hk, int gn)
+// out = Σ p·v for the query rows, one row of lanes per cell's lane, cells
+// in order within a lane.
+void accumulate(const Plan& pl, const Scratch& s, const Block& b, int64_t hk, int rows)
 {
     const AttentionParams& p = pl.p;
     const auto nCells = static_cast<size_t>(p.mask.nCells);
     const Tensor& vc = pl.op.src[2];
     const int lanes = pl.pvMap.lanes();
     const uint8_t* vBase = vc.data + pl.vHeadBytes * static_cast<size_t>(hk);
-    std::fill(s.acc, s.acc + static_cast<size_t>(gn) * pl.accFloats, 0.0f);
+    std::fill(s.acc, s.acc + static_cast<size_t>(rows) * pl.accFloats, 0.0f);
     if (pl.vIsF16) {
         pl.ak.pvF16(s.acc, pl.accFloats, lanes, reinterpret_cast<const uint16_t*>(vBase), vc.nb[1] / 2, s.byLane,
-                    vis.count, s.weights, nCells, gn, p.headDimV);
+                    b.count, s.weights, nCells, rows, p.headDimV);
         return;
     }
-    for (int64_t j = 0; j < vis.count; ++j) {
+    for (int64_t j = 0; j < b.count; ++j) {
         const int32_t c = s.byLane[j];
         pl.vk.toFloat(vBase + static_cast<size_t>(c) * vc.nb[1], s.vrow, p.headDimV);
-        for (int g = 0; g < gn; ++g) {
-            const float w = s.weights[static_cast<size_t>(g) * nCells + static_cast<size_t>(j)];
+        for (int r = 0; r < rows; ++r) {
+            const float w = s.weights[static_cast<size_t>(r) * nCells + static_cast<size_t>(j)];
             if (!(w == 0.0f && std::signbit(w)))
-                pl.ak.axpyF32(s.acc + static_cast<size_t>(g) * pl.accFloats +
+                pl.ak.axpyF32(s.acc + static_cast<size_t>(r) * pl.accFloats +
                                   static_cast<size_t>(pl.pvMap.lane(c)) * static_cast<size_t>(p.headDimV),
                               s.vrow, w, p.headDimV);
         }
     }
 }
 
-// Attention of token t for the gn query heads from h0, which share KV head
-// h0 / group.
-void attend(const Plan& pl, const Scratch& s, const Visible& vis, int64_t t, int64_t h0, int gn)
+// Attention of the block's tokens for the gn query heads from h0, which
+// share KV head h0 / group. Per token and head the same bits as alone: its
+// scores, softmax and p·v see only its own cells, in the same orders.
+void attend(const Plan& pl, const Scratch& s, const Block& b, int64_t h0, int gn)
 {
     const AttentionParams& p = pl.p;
     const int64_t hk = h0 / (p.nHead / p.nHeadKv);
-    for (int g = 0; g < gn; ++g)
-        pl.toPartner(pl.op.src[0].f32Row(h0 + g, t), s.query + static_cast<size_t>(g) * pl.queryBytes, p.headDimK);
+    const int rows = b.n * gn;
+    for (int r = 0; r < rows; ++r)
+        pl.toPartner(pl.op.src[0].f32Row(h0 + r % gn, b.t0 + r / gn), s.query + static_cast<size_t>(r) * pl.queryBytes,
+                     p.headDimK);
     Maxima m;
-    std::fill(m.max, m.max + gn, -std::numeric_limits<float>::infinity());
-    computeScores(pl, s, vis, hk, gn, m);
-    for (int g = 0; g < gn; ++g)
-        computeWeights(pl, s, vis, g, m.max[g]);
-    accumulate(pl, s, vis, hk, gn);
-    for (int g = 0; g < gn; ++g)
-        pl.ak.reduceLanes(s.acc + static_cast<size_t>(g) * pl.accFloats, pl.pvMap.lanes(), p.headDimV,
-                          pl.op.dst.f32Row(t) + (h0 + g) * p.headDimV);
+    std::fill(m.max, m.max + rows, -std::numeric_limits<float>::infinity());
+    computeScores(pl, s, b, hk, gn, m);
+    for (int r = 0; r < rows; ++r)
+        computeWeights(pl, s, b, r, r / gn, m.max[r]);
+    accumulate(pl, s, b, hk, rows);
+    for (int r = 0; r < rows; ++r)
+        pl.ak.reduceLanes(s.acc + static_cast<size_t>(r) * pl.accFloats, pl.pvMap.lanes(), p.headDimV,
+                          pl.op.dst.f32Row(b.t0 + r / gn) + (h0 + r % gn) * p.headDimV);
 }
 
 } // namespace
@@ -304,21 +405,28 @@ void runAttention(const Op& op, const ExecContext& ctx)
                   static_cast<size_t>(pvMap.lanes()) * static_cast<size_t>(p.headDimV),
                   p.softCap > 0.0f ? 1.0f / p.softCap : 0.0f};
 
-    const Layout l = layoutFor(op);
+    const Layout l = layoutFor(op, ctx.nth);
     uint8_t* mine = ctx.work + l.total * static_cast<size_t>(ctx.ith);
-    const Scratch s{reinterpret_cast<int32_t*>(mine + l.visible), reinterpret_cast<int32_t*>(mine + l.byLane),
-                    reinterpret_cast<float*>(mine + l.scores),    reinterpret_cast<float*>(mine + l.weights),
-                    reinterpret_cast<uint16_t*>(mine + l.half),   mine + l.query,
-                    reinterpret_cast<float*>(mine + l.acc),       reinterpret_cast<float*>(mine + l.vrow)};
+    const Scratch s{reinterpret_cast<int32_t*>(mine + l.visible),
+                    reinterpret_cast<int32_t*>(mine + l.byLane),
+                    mine + l.cellMask,
+                    reinterpret_cast<int32_t*>(mine + l.unseen),
+                    reinterpret_cast<float*>(mine + l.scores),
+                    reinterpret_cast<float*>(mine + l.weights),
+                    reinterpret_cast<uint16_t*>(mine + l.half),
+                    mine + l.query,
+                    reinterpret_cast<float*>(mine + l.acc),
+                    reinterpret_cast<float*>(mine + l.vrow)};
 
     if (nTok >= ctx.nth) {
-        // Whole GQA groups, tokens dealt round robin: a causal triangle's
-        // rows of every length are spread evenly over the threads.
-        for (int64_t t = ctx.ith; t < nTok; t += ctx.nth) {
-            const Visible vis = findVisible(p, t, pvMap.lanes(), s);
+        // Whole GQA groups, blocks of tokens dealt round robin: a causal
+        // triangle's rows of every length are spread evenly over the threads.
+        const int bt = blockTokens(op, ctx.nth);
+        for (int64_t t0 = ctx.ith * bt; t0 < nTok; t0 += static_cast<int64_t>(ctx.nth) * bt) {
+            const Block b = findBlock(p, t0, static_cast<int>(std::min<int64_t>(bt, nTok - t0)), pvMap.lanes(), s);
             for (int64_t h0 = 0; h0 < p.nHead; h0 += group)
                 for (int g0 = 0; g0 < group; g0 += kMaxGroup)
-                    attend(pl, s, vis, t, h0 + g0, std::min(kMaxGroup, group - g0));
+                    attend(pl, s, b, h0 + g0, std::min(kMaxGroup, group - g0));
         }
         return;
     }
@@ -327,16 +435,16 @@ void runAttention(const Op& op, const ExecContext& ctx)
     // row is read once for all of them (per head the same bits: its scores,
     // softmax and p·v do not depend on the others).
     int64_t begin, end, cachedT = -1;
-    Visible vis;
+    Block b;
     splitRange(nTok * p.nHead, ctx.ith, ctx.nth, begin, end);
     for (int64_t r = begin; r < end;) {
         const int64_t t = r / p.nHead, h = r % p.nHead;
         if (t != cachedT)
-            vis = findVisible(p, t, pvMap.lanes(), s);
+            b = findBlock(p, t, 1, pvMap.lanes(), s);
         cachedT = t;
         const int64_t groupEnd = (h / group + 1) * group; // the next KV head's first query head
         const int gn = static_cast<int>(std::min({end - r, groupEnd - h, static_cast<int64_t>(kMaxGroup)}));
-        attend(pl, s, vis, t, h, gn);
+        attend(pl, s, b, h, gn);
         r += gn;
     }
 }

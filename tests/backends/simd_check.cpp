@@ -5,6 +5,7 @@
 #include "quant/legacy.h"
 #include "util/half.h"
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstddef>
@@ -312,7 +313,7 @@ KernelTable scalarTable()
     return t;
 }
 
-// scoresF16x16 (n % 16 == 0) / pvF16 over GQA groups of 1..5 heads and a list of cells in
+// scoresF16x16 (n % 16 == 0), scoresF16x64 / pvF16 over GQA groups of 1..9 heads and a list of cells in
 // lane order with gaps (as ops_attention builds it), weights with skip marks
 // (-0.0), +0.0 and extremes. Head sizes cover the 16-column tails.
 void checkAttentionLists(const hearth::cpu::AttentionKernels& k, const hearth::cpu::AttentionKernels& r, Random& rng,
@@ -327,8 +328,8 @@ void checkAttentionLists(const hearth::cpu::AttentionKernels& k, const hearth::c
                 if (rng.below(4) != 0)
                     cells.push_back(c);
         const auto count = static_cast<int64_t>(cells.size());
-        for (int64_t n : {16, 64, 80, 128, 260, 272}) {
-            for (int nq : {1, 3, 5}) {
+        for (int64_t n : {16, 64, 80, 128, 192, 256, 260, 272, 320}) {
+            for (int nq : {1, 2, 3, 4, 5, 9}) {
                 const size_t stride = static_cast<size_t>(n) * 2 + 16; // interleaved KV heads
                 std::vector<uint16_t> kv(stride * static_cast<size_t>(nCells)), q(stride * static_cast<size_t>(nq));
                 for (auto& h : kv)
@@ -344,6 +345,13 @@ void checkAttentionLists(const hearth::cpu::AttentionKernels& k, const hearth::c
                                    n);
                 if (std::memcmp(s.data(), s2.data(), s.size() * sizeof(float)) != 0)
                     failures.push_back("attention scoresF16x16 n=" + std::to_string(n) + " nq=" + std::to_string(nq) +
+                                       " differs from the reference");
+                std::fill(s.begin(), s.end(), -1.0f);
+                std::fill(s2.begin(), s2.end(), -1.0f);
+                k.scoresF16x64(s.data(), nCells, kv.data() + 8, stride, cells.data(), count, q.data(), stride, nq, n);
+                r.scoresF16x64(s2.data(), nCells, kv.data() + 8, stride, cells.data(), count, q.data(), stride, nq, n);
+                if (std::memcmp(s.data(), s2.data(), s.size() * sizeof(float)) != 0)
+                    failures.push_back("attention scoresF16x64 n=" + std::to_string(n) + " nq=" + std::to_string(nq) +
                                        " differs from the reference");
                 std::vector<float> w(static_cast<size_t>(nq * count));
                 for (auto& x : w) {
@@ -374,7 +382,7 @@ std::vector<std::string> checkAttention(const KernelTable& table, const KernelTa
     const AttentionKernels& k = table.attention;
     const AttentionKernels& r = reference.attention;
     if (!k.dotF16x16 || !k.dotF16x64 || !k.softmaxExp || !k.axpyF16 || !k.axpyF32 || !k.reduceLanes ||
-        !k.scoresF16x16 || !k.pvF16)
+        !k.scoresF16x16 || !k.pvF16 || !k.scoresF16x64)
         return {"attention: missing kernels"};
     Random rng(seed);
     const auto fail = [&](const std::string& what, int64_t n) {

@@ -22,6 +22,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <fstream>
 #include <vector>
 
@@ -185,6 +186,41 @@ private slots:
             QCOMPARE(ctx.outputCount(), static_cast<int64_t>(wanted.size()));
             for (size_t j = 0; j < wanted.size(); ++j)
                 check(ctx, static_cast<int64_t>(j), wanted[j]);
+        }
+    }
+
+    // Prompt attention works on blocks of consecutive tokens (as many as the
+    // threads leave: ops_attention.cpp), each token masked to its own cells.
+    // Two sequences interleaved in one batch, so a block's tokens see
+    // different cells (and, with a window, different ranges): every thread
+    // count — blocks of up to 8 tokens down to one token each — must give
+    // the same bits.
+    void promptBlocksAreExact()
+    {
+        for (const QString& name : m_names) {
+            auto file = std::make_shared<gguf::File>(m_dir.path().toStdString() + "/" + name.toStdString() + ".gguf");
+            std::vector<BatchToken> batch;
+            for (size_t i = 0; i < m_tokens.size(); ++i)
+                for (int seq = 0; seq < 2; ++seq)
+                    batch.push_back(BatchToken{m_tokens[(i + static_cast<size_t>(seq) * 5) % m_tokens.size()],
+                                               static_cast<int32_t>(i), seq, true});
+            std::vector<float> first;
+            for (const int threads : {1, 3, static_cast<int>(batch.size())}) {
+                cpu::CpuBackend backend(threads);
+                std::shared_ptr<const Model> model = Model::create(file, backend);
+                Context ctx(model, backend, ContextParams{64, static_cast<int>(batch.size()), GgmlType::F16});
+                QVERIFY(ctx.decode(batch));
+                std::vector<float> ours;
+                for (int64_t i = 0; i < ctx.outputCount(); ++i) {
+                    const auto row = ctx.logits(i);
+                    ours.insert(ours.end(), row.begin(), row.end());
+                }
+                if (first.empty())
+                    first = ours;
+                QVERIFY2(ours.size() == first.size() &&
+                             std::memcmp(ours.data(), first.data(), ours.size() * sizeof(float)) == 0,
+                         qPrintable(QStringLiteral("%1: %2 threads differ from 1").arg(name).arg(threads)));
+            }
         }
     }
 };

@@ -6,6 +6,7 @@
 #include "cpu/avx2/simd_avx2.h"
 #include "cpu/kernels.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace hearth::cpu {
@@ -167,6 +168,245 @@ void reduceLanes(const float* acc, int lanes, int64_t n, float* out)
     }
 }
 
+// reduce16 of 8 accumulators at once, each already folded to hi + lo: the
+// same pairs in the same tree as hsum8 (4 lanes up, 2 up, 1 up), 8 sums
+// side by side. Lane c of the result is the sum of s[c].
+inline __m256 reduce16x8(const __m256* s)
+{
+    __m256 x[4], y[2];
+    for (int k = 0; k < 4; ++k) // halves: [s(2k) folded | s(2k+1) folded]
+        x[k] = _mm256_add_ps(_mm256_permute2f128_ps(s[2 * k], s[2 * k + 1], 0x31),
+                             _mm256_permute2f128_ps(s[2 * k], s[2 * k + 1], 0x20));
+    for (int m = 0; m < 2; ++m) // per half: [l0+l2, l1+l3] of two sums
+        y[m] = _mm256_add_ps(_mm256_shuffle_ps(x[2 * m], x[2 * m + 1], _MM_SHUFFLE(1, 0, 1, 0)),
+                             _mm256_shuffle_ps(x[2 * m], x[2 * m + 1], _MM_SHUFFLE(3, 2, 3, 2)));
+    // lanes now hold sums 0, 2, 4, 6 | 1, 3, 5, 7
+    const __m256 z = _mm256_add_ps(_mm256_shuffle_ps(y[0], y[1], _MM_SHUFFLE(2, 0, 2, 0)),
+                                   _mm256_shuffle_ps(y[0], y[1], _MM_SHUFFLE(3, 1, 3, 1)));
+    return _mm256_permutevar8x32_ps(z, _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7));
+}
+
+constexpr int64_t kWideMax = 256; // head sizes whose rows are widened to f32
+constexpr int kWideQueries = 16;  // queries widened at a time
+
+// Scores of up to 8 listed cells (nc) for nq widened queries: the K rows
+// widened once for all of them, four cells' two-register accumulators at a
+// time, and the eight sums of a query reduced together.
+void scores8(float* s, size_t sStride, const uint16_t* k, size_t kStride, const int32_t* cells, int nc, const float* qf,
+             int nq, int64_t n)
+{
+    alignas(32) float kf[8 * kWideMax];
+    for (int c = 0; c < 8; ++c)
+        for (int64_t e = 0; e < n; e += 8)
+            _mm256_store_ps(kf + c * n + e,
+                            c < nc ? loadF16(k + static_cast<size_t>(cells[c]) * kStride + e) : _mm256_setzero_ps());
+    for (int g = 0; g < nq; ++g) {
+        const float* qg = qf + g * n;
+        __m256 folded[8];
+        for (int c0 = 0; c0 < 8; c0 += 4) {
+            __m256 lo[4], hi[4];
+            for (int c = 0; c < 4; ++c)
+                lo[c] = hi[c] = _mm256_setzero_ps();
+            for (int64_t e = 0; e < n; e += 16) {
+                const __m256 q0 = _mm256_loadu_ps(qg + e), q1 = _mm256_loadu_ps(qg + e + 8);
+                for (int c = 0; c < 4; ++c) {
+                    const float* kr = kf + (c0 + c) * n + e;
+                    lo[c] = _mm256_fmadd_ps(_mm256_load_ps(kr), q0, lo[c]);
+                    hi[c] = _mm256_fmadd_ps(_mm256_load_ps(kr + 8), q1, hi[c]);
+                }
+            }
+            for (int c = 0; c < 4; ++c)
+                folded[c0 + c] = _mm256_add_ps(hi[c], lo[c]);
+        }
+        alignas(32) float out[8];
+        _mm256_store_ps(out, reduce16x8(folded));
+        for (int c = 0; c < nc; ++c)
+            s[static_cast<size_t>(g) * sStride + static_cast<size_t>(cells[c])] = out[c];
+    }
+}
+
+void scoresF16x16(float* s, size_t sStride, const uint16_t* k, size_t kStride, const int32_t* cells, int64_t count,
+                  const uint16_t* q, size_t qStride, int nq, int64_t n)
+{
+    if (n > kWideMax) {
+        attention_lists::scores<dotF16x16>(s, sStride, k, kStride, cells, count, q, qStride, nq, n);
+        return;
+    }
+    alignas(32) float qf[kWideQueries * kWideMax];
+    for (int g0 = 0; g0 < nq; g0 += kWideQueries) {
+        const int gn = std::min(kWideQueries, nq - g0);
+        for (int g = 0; g < gn; ++g)
+            for (int64_t e = 0; e < n; e += 8)
+                _mm256_store_ps(qf + g * n + e, loadF16(q + static_cast<size_t>(g0 + g) * qStride + e));
+        float* sg = s + static_cast<size_t>(g0) * sStride;
+        for (int64_t j = 0; j < count; j += 8)
+            scores8(sg, sStride, k, kStride, cells + j, static_cast<int>(std::min<int64_t>(8, count - j)), qf, gn, n);
+    }
+}
+
+// scoresF16x64 of up to 8 listed cells for nq widened queries (n a multiple
+// of 64): per cell dotF16x64's eight accumulators, folded as it folds them,
+// the eight cells' sums reduced together.
+void scores64x8(float* s, size_t sStride, const uint16_t* k, size_t kStride, const int32_t* cells, int nc,
+                const float* qf, int nq, int64_t n)
+{
+    alignas(32) float kf[8 * kWideMax];
+    for (int c = 0; c < nc; ++c)
+        for (int64_t e = 0; e < n; e += 8)
+            _mm256_store_ps(kf + c * n + e, loadF16(k + static_cast<size_t>(cells[c]) * kStride + e));
+    for (int g = 0; g < nq; ++g) {
+        const float* qg = qf + g * n;
+        __m256 folded[8];
+        for (int c = 0; c < 8; ++c) {
+            if (c >= nc) {
+                folded[c] = _mm256_setzero_ps();
+                continue;
+            }
+            __m256 a[8];
+            for (auto& x : a)
+                x = _mm256_setzero_ps();
+            for (int64_t e = 0; e < n; e += 64)
+                for (int i = 0; i < 8; ++i)
+                    a[i] =
+                        _mm256_fmadd_ps(_mm256_load_ps(kf + c * n + e + 8 * i), _mm256_loadu_ps(qg + e + 8 * i), a[i]);
+            for (int h = 0; h < 2; ++h) {
+                a[h] = _mm256_add_ps(a[h], a[4 + h]);
+                a[2 + h] = _mm256_add_ps(a[2 + h], a[6 + h]);
+                a[h] = _mm256_add_ps(a[h], a[2 + h]);
+            }
+            folded[c] = _mm256_add_ps(a[1], a[0]);
+        }
+        alignas(32) float out[8];
+        _mm256_store_ps(out, reduce16x8(folded));
+        for (int c = 0; c < nc; ++c)
+            s[static_cast<size_t>(g) * sStride + static_cast<size_t>(cells[c])] = out[c];
+    }
+}
+
+void scoresF16x64(float* s, size_t sStride, const uint16_t* k, size_t kStride, const int32_t* cells, int64_t count,
+                  const uint16_t* q, size_t qStride, int nq, int64_t n)
+{
+    if (n > kWideMax || n % 64 != 0) {
+        attention_lists::scores<dotF16x64>(s, sStride, k, kStride, cells, count, q, qStride, nq, n);
+        return;
+    }
+    alignas(32) float qf[kWideQueries * kWideMax];
+    for (int g0 = 0; g0 < nq; g0 += kWideQueries) {
+        const int gn = std::min(kWideQueries, nq - g0);
+        for (int g = 0; g < gn; ++g)
+            for (int64_t e = 0; e < n; e += 8)
+                _mm256_store_ps(qf + g * n + e, loadF16(q + static_cast<size_t>(g0 + g) * qStride + e));
+        float* sg = s + static_cast<size_t>(g0) * sStride;
+        for (int64_t j = 0; j < count; j += 8)
+            scores64x8(sg, sStride, k, kStride, cells + j, static_cast<int>(std::min<int64_t>(8, count - j)), qf, gn,
+                       n);
+    }
+}
+
+// pvF16 for NQ queries and NV·8 columns (from col): the accumulator rows of
+// the current lane stay in registers while the list stays in that lane, so
+// a lane-sorted list loads and stores each once; each V row is widened once
+// for the NQ queries. A skipped weight (-0.0) leaves its query's row alone.
+template <int NQ, int NV>
+void pvBlock(float* acc, size_t accStride, int lanes, const uint16_t* v, size_t vStride, const int32_t* cells,
+             int64_t count, const float* w, size_t wStride, int64_t n, int64_t col)
+{
+    const auto rowStride = static_cast<size_t>(n);
+    int64_t j = 0;
+    while (j < count) {
+        const int lane = cells[j] & (lanes - 1);
+        float* base = acc + static_cast<size_t>(lane) * rowStride + static_cast<size_t>(col);
+        __m256 a[NQ][NV];
+        for (int g = 0; g < NQ; ++g)
+            for (int i = 0; i < NV; ++i)
+                a[g][i] = _mm256_loadu_ps(base + static_cast<size_t>(g) * accStride + 8 * i);
+        for (; j < count && (cells[j] & (lanes - 1)) == lane; ++j) {
+            if (j + 4 < count)
+                _mm_prefetch(reinterpret_cast<const char*>(v + static_cast<size_t>(cells[j + 4]) * vStride + col),
+                             _MM_HINT_T0);
+            const uint16_t* vr = v + static_cast<size_t>(cells[j]) * vStride + col;
+            float p[NQ];
+            bool skip = false;
+            for (int g = 0; g < NQ; ++g) {
+                p[g] = w[static_cast<size_t>(g) * wStride + static_cast<size_t>(j)];
+                skip |= attention_lists::skipped(p[g]);
+            }
+            if (!skip) { // the common case: weights in registers, one V register at a time
+                __m256 b[NQ];
+                for (int g = 0; g < NQ; ++g)
+                    b[g] = _mm256_set1_ps(p[g]);
+                for (int i = 0; i < NV; ++i) {
+                    const __m256 x = loadF16(vr + 8 * i);
+                    for (int g = 0; g < NQ; ++g)
+                        a[g][i] = _mm256_fmadd_ps(x, b[g], a[g][i]);
+                }
+                continue;
+            }
+            for (int g = 0; g < NQ; ++g) { // a skip mark among them: query by query
+                if (attention_lists::skipped(p[g]))
+                    continue;
+                const __m256 b = _mm256_set1_ps(p[g]);
+                for (int i = 0; i < NV; ++i)
+                    a[g][i] = _mm256_fmadd_ps(loadF16(vr + 8 * i), b, a[g][i]);
+            }
+        }
+        for (int g = 0; g < NQ; ++g)
+            for (int i = 0; i < NV; ++i)
+                _mm256_storeu_ps(base + static_cast<size_t>(g) * accStride + 8 * i, a[g][i]);
+    }
+}
+
+// The columns [col, n) of fewer than 8, one value at a time in list order.
+void pvTail(float* acc, size_t accStride, int lanes, const uint16_t* v, size_t vStride, const int32_t* cells,
+            int64_t count, const float* w, size_t wStride, int nq, int64_t n, int64_t col)
+{
+    for (int64_t j = 0; j < count; ++j) {
+        const int32_t c = cells[j];
+        const auto row = static_cast<size_t>(c % lanes) * static_cast<size_t>(n);
+        for (int g = 0; g < nq; ++g) {
+            const float p = w[static_cast<size_t>(g) * wStride + static_cast<size_t>(j)];
+            if (attention_lists::skipped(p))
+                continue;
+            float* r = acc + static_cast<size_t>(g) * accStride + row;
+            for (int64_t i = col; i < n; ++i)
+                r[i] = std::fma(halfToFloat(v[static_cast<size_t>(c) * vStride + static_cast<size_t>(i)]), p, r[i]);
+        }
+    }
+}
+
+// Columns in blocks of NV·8, then of 8, then the last few.
+template <int NQ, int NV>
+void pvColumns(float* acc, size_t accStride, int lanes, const uint16_t* v, size_t vStride, const int32_t* cells,
+               int64_t count, const float* w, size_t wStride, int64_t n)
+{
+    int64_t col = 0;
+    for (; col + 8 * NV <= n; col += 8 * NV)
+        pvBlock<NQ, NV>(acc, accStride, lanes, v, vStride, cells, count, w, wStride, n, col);
+    for (; col + 8 <= n; col += 8)
+        pvBlock<NQ, 1>(acc, accStride, lanes, v, vStride, cells, count, w, wStride, n, col);
+    if (col < n)
+        pvTail(acc, accStride, lanes, v, vStride, cells, count, w, wStride, NQ, n, col);
+}
+
+void pvF16(float* acc, size_t accStride, int lanes, const uint16_t* v, size_t vStride, const int32_t* cells,
+           int64_t count, const float* w, size_t wStride, int nq, int64_t n)
+{
+    // Queries three at a time (12 accumulators, 3 weights and a V register
+    // fill the 16), each pass over the list covering 32 columns; then the
+    // last one or two.
+    for (int g0 = 0; g0 < nq;) {
+        const int gn = nq - g0 >= 3 ? 3 : nq - g0;
+        float* ag = acc + static_cast<size_t>(g0) * accStride;
+        const float* wg = w + static_cast<size_t>(g0) * wStride;
+        switch (gn) {
+        case 1: pvColumns<1, 8>(ag, accStride, lanes, v, vStride, cells, count, wg, wStride, n); break;
+        case 2: pvColumns<2, 4>(ag, accStride, lanes, v, vStride, cells, count, wg, wStride, n); break;
+        default: pvColumns<3, 4>(ag, accStride, lanes, v, vStride, cells, count, wg, wStride, n); break;
+        }
+        g0 += gn;
+    }
+}
+
 void swiglu(const float* x, const float* y, float* out, int64_t n)
 {
     const int64_t vec = n & ~int64_t{15};
@@ -184,7 +424,7 @@ void swiglu(const float* x, const float* y, float* out, int64_t n)
 
 void registerAvx2AttentionKernels(KernelTable& t)
 {
-    t.attention = attention_lists::table<dotF16x16, dotF16x64, softmaxExp, axpyF16, axpyF32, reduceLanes>();
+    t.attention = {dotF16x16, dotF16x64, softmaxExp, axpyF16, axpyF32, reduceLanes, scoresF16x16, pvF16, scoresF16x64};
     t.activation.swiglu = swiglu;
 }
 

@@ -228,6 +228,58 @@ void scoresF16x16(float* s, size_t sStride, const uint16_t* k, size_t kStride, c
     }
 }
 
+// scoresF16x64 of up to 16 listed cells (nc) for nq widened queries (n a
+// multiple of 64): per cell dotF16x64's four accumulators folded as it folds
+// them, the sixteen cells' sums reduced together.
+void scores64x16(float* s, size_t sStride, const uint16_t* k, size_t kStride, const int32_t* cells, int nc,
+                 const float* qf, int nq, int64_t n)
+{
+    alignas(64) float kf[16 * kWideMax];
+    for (int c = 0; c < nc; ++c)
+        for (int64_t e = 0; e < n; e += 16)
+            _mm512_store_ps(kf + c * n + e, loadF16(k + static_cast<size_t>(cells[c]) * kStride + e));
+    for (int g = 0; g < nq; ++g) {
+        const float* qg = qf + g * n;
+        __m512 folded[16];
+        for (int c = 0; c < 16; ++c) {
+            if (c >= nc) {
+                folded[c] = _mm512_setzero_ps();
+                continue;
+            }
+            __m512 a[4] = {_mm512_setzero_ps(), _mm512_setzero_ps(), _mm512_setzero_ps(), _mm512_setzero_ps()};
+            for (int64_t e = 0; e < n; e += 64)
+                for (int i = 0; i < 4; ++i)
+                    a[i] = _mm512_fmadd_ps(_mm512_load_ps(kf + c * n + e + 16 * i), _mm512_loadu_ps(qg + e + 16 * i),
+                                           a[i]);
+            folded[c] = _mm512_add_ps(_mm512_add_ps(a[0], a[2]), _mm512_add_ps(a[1], a[3]));
+        }
+        alignas(64) float out[16];
+        _mm512_store_ps(out, reduce16x16(folded));
+        for (int c = 0; c < nc; ++c)
+            s[static_cast<size_t>(g) * sStride + static_cast<size_t>(cells[c])] = out[c];
+    }
+}
+
+void scoresF16x64(float* s, size_t sStride, const uint16_t* k, size_t kStride, const int32_t* cells, int64_t count,
+                  const uint16_t* q, size_t qStride, int nq, int64_t n)
+{
+    if (n > kWideMax || n % 64 != 0) {
+        attention_lists::scores<dotF16x64>(s, sStride, k, kStride, cells, count, q, qStride, nq, n);
+        return;
+    }
+    alignas(64) float qf[4 * kWideMax];
+    for (int g0 = 0; g0 < nq; g0 += 4) {
+        const int gn = std::min(4, nq - g0);
+        for (int g = 0; g < gn; ++g)
+            for (int64_t e = 0; e < n; e += 16)
+                _mm512_storeu_ps(qf + g * n + e, loadF16(q + static_cast<size_t>(g0 + g) * qStride + e));
+        float* sg = s + static_cast<size_t>(g0) * sStride;
+        for (int64_t j = 0; j < count; j += 16)
+            scores64x16(sg, sStride, k, kStride, cells + j, static_cast<int>(std::min<int64_t>(16, count - j)), qf, gn,
+                        n);
+    }
+}
+
 // pvF16 for up to four queries and 64 columns (from col) at a time: the
 // accumulator rows of the current lane stay in registers while the list
 // stays in that lane, so a lane-sorted list loads and stores each once. A
@@ -309,7 +361,7 @@ void swiglu(const float* x, const float* y, float* out, int64_t n)
 
 void registerAvx512AttentionKernels(KernelTable& t)
 {
-    t.attention = {dotF16x16, dotF16x64, softmaxExp, axpyF16, axpyF32, reduceLanes, scoresF16x16, pvF16};
+    t.attention = {dotF16x16, dotF16x64, softmaxExp, axpyF16, axpyF32, reduceLanes, scoresF16x16, pvF16, scoresF16x64};
     t.activation.swiglu = swiglu;
 }
 
