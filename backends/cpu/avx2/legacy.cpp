@@ -152,9 +152,11 @@ void tile(int64_t nb, float* s, size_t sStride, const uint8_t* w, size_t wStride
     });
 }
 
-// Tiles of 2 rows × 4 tokens (8 accumulators, 16 ymm registers in all).
+// Tiles of 2 rows × 4 tokens (8 accumulators, 16 ymm registers in all);
+// one token row by row: a single sequential stream, which the hardware
+// prefetcher follows (two rows in lockstep: Q8_0 tg at 0.5-0.75x on Zen 4).
 template <class T>
-struct Tiles : TileShape<32, 2, 4> {
+struct Tiles : TileShape<32, 2, 4, 1> {
     template <int R, int C>
     static constexpr auto tile = &cpu::tile<T, R, C>;
 };

@@ -97,10 +97,11 @@ void tile16(int64_t n, float* s, size_t sStride, const uint8_t* w, size_t wStrid
 }
 
 // Tiles of 4 rows × 4 tokens when n is a multiple of 16, else vec_dot's
-// order.
+// order; one token row by row (one sequential stream for the hardware
+// prefetcher: SmolLM2 F16 tg 1.6x on Zen 4 against four rows in lockstep).
 // Load: T* → a vector of floats; Scalar: T → float.
 template <typename T, auto Load, auto Scalar>
-struct Tiles : TileShape<1, 4, 4, 4, 16> {
+struct Tiles : TileShape<1, 4, 4, 1, 16> {
     template <int R, int C>
     static constexpr auto tile = &tile16<T, Load, R, C>;
     static float untiled(int64_t n, const void* w, const void* a)
