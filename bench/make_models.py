@@ -15,7 +15,7 @@ Prints "NAME PATH" per model. The set:
   f32, then quantized with llama.cpp's per-tensor type rules; SmolLM2's
   576-wide rows are not multiples of 256, so llama.cpp's Q4_K_M falls back
   to legacy quants for most of its tensors, as it would for anyone).
-- llama1b-{q4_0,q4_k_m,q8_0}: a synthetic model of Llama-3.2-1B's shape
+- llama1b-{q4_0,q4_k_m,q6_k,q8_0}: a synthetic model of Llama-3.2-1B's shape
   (16 layers, 2048 wide, 32 heads / 8 KV heads of 64, FFN 8192, vocab
   128256, tied output, llama3 rope factors), random weights from a fixed
   seed, written as F16 with the gguf package (llama1b-f16, kept) and
@@ -50,12 +50,15 @@ def models_dir():
 SMOLLM2 = "SmolLM2-135M-Instruct.Q4_1.gguf"
 # name -> (file name in the cache, how it is made)
 SMOLLM2_QUANTS = {"q4_0": "Q4_0", "q8_0": "Q8_0", "q4_k_m": "Q4_K_M", "f16": "F16"}
-LLAMA1B_QUANTS = {"q4_0": "Q4_0", "q4_k_m": "Q4_K_M", "q8_0": "Q8_0"}
-FTYPES = {"F16": 1, "Q4_0": 2, "Q8_0": 7, "Q4_K_M": 15}  # llama_ftype
+LLAMA1B_QUANTS = {"q4_0": "Q4_0", "q4_k_m": "Q4_K_M", "q6_k": "Q6_K", "q8_0": "Q8_0"}
+FTYPES = {"F16": 1, "Q4_0": 2, "Q8_0": 7, "Q4_K_M": 15, "Q6_K": 18}  # llama_ftype
 
 SUITES = {
     "issue7": ["smollm2-q4_1", "smollm2-q4_0", "smollm2-q8_0", "smollm2-q4_k_m", "smollm2-f16",
                "llama1b-q4_0", "llama1b-q4_k_m", "llama1b-q8_0"],
+    # issue 15's AVX2 table adds the 1B shape in Q6_K
+    "issue15": ["smollm2-q4_1", "smollm2-q4_0", "smollm2-q8_0", "smollm2-q4_k_m", "smollm2-f16",
+                "llama1b-q4_0", "llama1b-q4_k_m", "llama1b-q6_k", "llama1b-q8_0"],
 }
 
 
