@@ -65,6 +65,24 @@ void pv(float* acc, size_t accStride, int lanes, const uint16_t* v, size_t vStri
     }
 }
 
+// The register-blocked form of a batched scores entry: the queries widened
+// to f32 Q at a time (Widen: one row of n), then Chunk over W listed cells
+// at a time (its nc < W for the last), for n <= MaxN.
+template <int Q, int W, int64_t MaxN, auto Widen, auto Chunk>
+void widenedScores(float* s, size_t sStride, const uint16_t* k, size_t kStride, const int32_t* cells, int64_t count,
+                   const uint16_t* q, size_t qStride, int nq, int64_t n)
+{
+    alignas(64) float qf[Q * MaxN];
+    for (int g0 = 0; g0 < nq; g0 += Q) {
+        const int gn = nq - g0 < Q ? nq - g0 : Q;
+        for (int g = 0; g < gn; ++g)
+            Widen(qf + g * n, q + static_cast<size_t>(g0 + g) * qStride, n);
+        float* sg = s + static_cast<size_t>(g0) * sStride;
+        for (int64_t j = 0; j < count; j += W)
+            Chunk(sg, sStride, k, kStride, cells + j, static_cast<int>(count - j < W ? count - j : W), qf, gn, n);
+    }
+}
+
 // A level's attention table whose batched entries are the loops above over
 // its own single-row kernels.
 template <auto Dot16, auto Dot64, auto SoftmaxExp, auto AxpyF16, auto AxpyF32, auto ReduceLanes>

@@ -31,6 +31,13 @@ inline __m256 loadF16(const uint16_t* p)
     return _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)));
 }
 
+// n (a multiple of 8) f16 values to f32 at dst (32-byte aligned).
+void widenRow(float* dst, const uint16_t* src, int64_t n)
+{
+    for (int64_t e = 0; e < n; e += 8)
+        _mm256_store_ps(dst + e, loadF16(src + e));
+}
+
 float dotF16x16(const uint16_t* k, const uint16_t* q, int64_t n)
 {
     V16 acc{_mm256_setzero_ps(), _mm256_setzero_ps()};
@@ -196,10 +203,12 @@ void scores8(float* s, size_t sStride, const uint16_t* k, size_t kStride, const 
              int nq, int64_t n)
 {
     alignas(32) float kf[8 * kWideMax];
-    for (int c = 0; c < 8; ++c)
-        for (int64_t e = 0; e < n; e += 8)
-            _mm256_store_ps(kf + c * n + e,
-                            c < nc ? loadF16(k + static_cast<size_t>(cells[c]) * kStride + e) : _mm256_setzero_ps());
+    for (int c = 0; c < 8; ++c) {
+        if (c < nc)
+            widenRow(kf + c * n, k + static_cast<size_t>(cells[c]) * kStride, n);
+        else
+            std::fill(kf + c * n, kf + (c + 1) * n, 0.0f);
+    }
     for (int g = 0; g < nq; ++g) {
         const float* qg = qf + g * n;
         __m256 folded[8];
@@ -232,16 +241,8 @@ void scoresF16x16(float* s, size_t sStride, const uint16_t* k, size_t kStride, c
         attention_lists::scores<dotF16x16>(s, sStride, k, kStride, cells, count, q, qStride, nq, n);
         return;
     }
-    alignas(32) float qf[kWideQueries * kWideMax];
-    for (int g0 = 0; g0 < nq; g0 += kWideQueries) {
-        const int gn = std::min(kWideQueries, nq - g0);
-        for (int g = 0; g < gn; ++g)
-            for (int64_t e = 0; e < n; e += 8)
-                _mm256_store_ps(qf + g * n + e, loadF16(q + static_cast<size_t>(g0 + g) * qStride + e));
-        float* sg = s + static_cast<size_t>(g0) * sStride;
-        for (int64_t j = 0; j < count; j += 8)
-            scores8(sg, sStride, k, kStride, cells + j, static_cast<int>(std::min<int64_t>(8, count - j)), qf, gn, n);
-    }
+    attention_lists::widenedScores<kWideQueries, 8, kWideMax, widenRow, scores8>(s, sStride, k, kStride, cells, count,
+                                                                                 q, qStride, nq, n);
 }
 
 // scoresF16x64 of up to 8 listed cells for nq widened queries (n a multiple
@@ -252,8 +253,7 @@ void scores64x8(float* s, size_t sStride, const uint16_t* k, size_t kStride, con
 {
     alignas(32) float kf[8 * kWideMax];
     for (int c = 0; c < nc; ++c)
-        for (int64_t e = 0; e < n; e += 8)
-            _mm256_store_ps(kf + c * n + e, loadF16(k + static_cast<size_t>(cells[c]) * kStride + e));
+        widenRow(kf + c * n, k + static_cast<size_t>(cells[c]) * kStride, n);
     for (int g = 0; g < nq; ++g) {
         const float* qg = qf + g * n;
         __m256 folded[8];
@@ -290,17 +290,8 @@ void scoresF16x64(float* s, size_t sStride, const uint16_t* k, size_t kStride, c
         attention_lists::scores<dotF16x64>(s, sStride, k, kStride, cells, count, q, qStride, nq, n);
         return;
     }
-    alignas(32) float qf[kWideQueries * kWideMax];
-    for (int g0 = 0; g0 < nq; g0 += kWideQueries) {
-        const int gn = std::min(kWideQueries, nq - g0);
-        for (int g = 0; g < gn; ++g)
-            for (int64_t e = 0; e < n; e += 8)
-                _mm256_store_ps(qf + g * n + e, loadF16(q + static_cast<size_t>(g0 + g) * qStride + e));
-        float* sg = s + static_cast<size_t>(g0) * sStride;
-        for (int64_t j = 0; j < count; j += 8)
-            scores64x8(sg, sStride, k, kStride, cells + j, static_cast<int>(std::min<int64_t>(8, count - j)), qf, gn,
-                       n);
-    }
+    attention_lists::widenedScores<kWideQueries, 8, kWideMax, widenRow, scores64x8>(s, sStride, k, kStride, cells,
+                                                                                    count, q, qStride, nq, n);
 }
 
 // pvF16 for NQ queries and NV·8 columns (from col): the accumulator rows of

@@ -154,6 +154,13 @@ void scoresBlock(float* s, size_t sStride, const uint16_t* k, size_t kStride, co
 
 constexpr int64_t kWideMax = 256; // head sizes whose queries are widened
 
+// n (a multiple of 16) f16 values to f32 at dst.
+void widenRow(float* dst, const uint16_t* src, int64_t n)
+{
+    for (int64_t e = 0; e < n; e += 16)
+        _mm512_storeu_ps(dst + e, loadF16(src + e));
+}
+
 // reduce16 of 16 vectors at once, each sum taken over the same pairs in the
 // same tree: (v[i] + v[8+i]), then + the partner 4 lanes up, 2 lanes up,
 // 1 lane up. Result lane c holds the sum of v[c].
@@ -183,8 +190,7 @@ void scores16(float* s, size_t sStride, const uint16_t* k, size_t kStride, const
 {
     alignas(64) float kf[16 * kWideMax];
     for (int c = 0; c < 16; ++c)
-        for (int64_t e = 0; e < n; e += 16)
-            _mm512_store_ps(kf + c * n + e, loadF16(k + static_cast<size_t>(cells[c]) * kStride + e));
+        widenRow(kf + c * n, k + static_cast<size_t>(cells[c]) * kStride, n);
     for (int g = 0; g < nq; ++g) {
         __m512 acc[16];
         for (auto& a : acc)
@@ -212,8 +218,7 @@ void scoresF16x16(float* s, size_t sStride, const uint16_t* k, size_t kStride, c
     for (int g0 = 0; g0 < nq; g0 += 4) {
         const int gn = std::min(4, nq - g0);
         for (int g = 0; g < gn; ++g)
-            for (int64_t e = 0; e < n; e += 16)
-                _mm512_storeu_ps(qf + g * n + e, loadF16(q + static_cast<size_t>(g0 + g) * qStride + e));
+            widenRow(qf + g * n, q + static_cast<size_t>(g0 + g) * qStride, n);
         float* sg = s + static_cast<size_t>(g0) * sStride;
         const int64_t whole = count & ~int64_t{15};
         for (int64_t j = 0; j < whole; j += 16)
@@ -236,8 +241,7 @@ void scores64x16(float* s, size_t sStride, const uint16_t* k, size_t kStride, co
 {
     alignas(64) float kf[16 * kWideMax];
     for (int c = 0; c < nc; ++c)
-        for (int64_t e = 0; e < n; e += 16)
-            _mm512_store_ps(kf + c * n + e, loadF16(k + static_cast<size_t>(cells[c]) * kStride + e));
+        widenRow(kf + c * n, k + static_cast<size_t>(cells[c]) * kStride, n);
     for (int g = 0; g < nq; ++g) {
         const float* qg = qf + g * n;
         __m512 folded[16];
@@ -267,17 +271,8 @@ void scoresF16x64(float* s, size_t sStride, const uint16_t* k, size_t kStride, c
         attention_lists::scores<dotF16x64>(s, sStride, k, kStride, cells, count, q, qStride, nq, n);
         return;
     }
-    alignas(64) float qf[4 * kWideMax];
-    for (int g0 = 0; g0 < nq; g0 += 4) {
-        const int gn = std::min(4, nq - g0);
-        for (int g = 0; g < gn; ++g)
-            for (int64_t e = 0; e < n; e += 16)
-                _mm512_storeu_ps(qf + g * n + e, loadF16(q + static_cast<size_t>(g0 + g) * qStride + e));
-        float* sg = s + static_cast<size_t>(g0) * sStride;
-        for (int64_t j = 0; j < count; j += 16)
-            scores64x16(sg, sStride, k, kStride, cells + j, static_cast<int>(std::min<int64_t>(16, count - j)), qf, gn,
-                        n);
-    }
+    attention_lists::widenedScores<4, 16, kWideMax, widenRow, scores64x16>(s, sStride, k, kStride, cells, count, q,
+                                                                           qStride, nq, n);
 }
 
 // pvF16 for up to four queries and 64 columns (from col) at a time: the
