@@ -67,11 +67,16 @@ void pv(float* acc, size_t accStride, int lanes, const uint16_t* v, size_t vStri
 
 // The register-blocked form of a batched scores entry: the queries widened
 // to f32 Q at a time (Widen: one row of n), then Chunk over W listed cells
-// at a time (its nc < W for the last), for n <= MaxN.
-template <int Q, int W, int64_t MaxN, auto Widen, auto Chunk>
+// at a time (its nc < W for the last), for n <= MaxN and n % Align == 0;
+// other head sizes take the list form over Dot (the same order).
+template <int Q, int W, int64_t MaxN, int64_t Align, auto Dot, auto Widen, auto Chunk>
 void widenedScores(float* s, size_t sStride, const uint16_t* k, size_t kStride, const int32_t* cells, int64_t count,
                    const uint16_t* q, size_t qStride, int nq, int64_t n)
 {
+    if (n > MaxN || n % Align != 0) {
+        scores<Dot>(s, sStride, k, kStride, cells, count, q, qStride, nq, n);
+        return;
+    }
     alignas(64) float qf[Q * MaxN];
     for (int g0 = 0; g0 < nq; g0 += Q) {
         const int gn = nq - g0 < Q ? nq - g0 : Q;

@@ -234,16 +234,9 @@ void scores8(float* s, size_t sStride, const uint16_t* k, size_t kStride, const 
     }
 }
 
-void scoresF16x16(float* s, size_t sStride, const uint16_t* k, size_t kStride, const int32_t* cells, int64_t count,
-                  const uint16_t* q, size_t qStride, int nq, int64_t n)
-{
-    if (n > kWideMax) {
-        attention_lists::scores<dotF16x16>(s, sStride, k, kStride, cells, count, q, qStride, nq, n);
-        return;
-    }
-    attention_lists::widenedScores<kWideQueries, 8, kWideMax, widenRow, scores8>(s, sStride, k, kStride, cells, count,
-                                                                                 q, qStride, nq, n);
-}
+// scoresF16x16 (kernels.h): 8 cells at a time for up to 16 widened queries.
+constexpr auto scoresF16x16 =
+    attention_lists::widenedScores<kWideQueries, 8, kWideMax, 16, dotF16x16, widenRow, scores8>;
 
 // scoresF16x64 of up to 8 listed cells for nq widened queries (n a multiple
 // of 64): per cell dotF16x64's eight accumulators, folded as it folds them,
@@ -283,16 +276,8 @@ void scores64x8(float* s, size_t sStride, const uint16_t* k, size_t kStride, con
     }
 }
 
-void scoresF16x64(float* s, size_t sStride, const uint16_t* k, size_t kStride, const int32_t* cells, int64_t count,
-                  const uint16_t* q, size_t qStride, int nq, int64_t n)
-{
-    if (n > kWideMax || n % 64 != 0) {
-        attention_lists::scores<dotF16x64>(s, sStride, k, kStride, cells, count, q, qStride, nq, n);
-        return;
-    }
-    attention_lists::widenedScores<kWideQueries, 8, kWideMax, widenRow, scores64x8>(s, sStride, k, kStride, cells,
-                                                                                    count, q, qStride, nq, n);
-}
+constexpr auto scoresF16x64 =
+    attention_lists::widenedScores<kWideQueries, 8, kWideMax, 64, dotF16x64, widenRow, scores64x8>;
 
 // pvF16 for NQ queries and NV·8 columns (from col): the accumulator rows of
 // the current lane stay in registers while the list stays in that lane, so

@@ -264,16 +264,7 @@ void scores64x16(float* s, size_t sStride, const uint16_t* k, size_t kStride, co
     }
 }
 
-void scoresF16x64(float* s, size_t sStride, const uint16_t* k, size_t kStride, const int32_t* cells, int64_t count,
-                  const uint16_t* q, size_t qStride, int nq, int64_t n)
-{
-    if (n > kWideMax || n % 64 != 0) {
-        attention_lists::scores<dotF16x64>(s, sStride, k, kStride, cells, count, q, qStride, nq, n);
-        return;
-    }
-    attention_lists::widenedScores<4, 16, kWideMax, widenRow, scores64x16>(s, sStride, k, kStride, cells, count, q,
-                                                                           qStride, nq, n);
-}
+constexpr auto scoresF16x64 = attention_lists::widenedScores<4, 16, kWideMax, 64, dotF16x64, widenRow, scores64x16>;
 
 // pvF16 for up to four queries and 64 columns (from col) at a time: the
 // accumulator rows of the current lane stay in registers while the list
